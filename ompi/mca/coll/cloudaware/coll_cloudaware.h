@@ -1,0 +1,140 @@
+/*
+ * coll/cloudaware: collectives shaped by a measured network (latency and bandwidth per ordered
+ * node pair) instead of a trusted topology map.
+ *
+ * This header holds the component and module structures and the table of previous (fallback)
+ * collectives. The model core (C++) is reached only through core/cloudaware_core.h.
+ */
+#ifndef MCA_COLL_CLOUDAWARE_H
+#define MCA_COLL_CLOUDAWARE_H
+
+#include "ompi_config.h"
+
+#include "mpi.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/mca/coll/coll.h"
+#include "opal/util/output.h"
+
+BEGIN_C_DECLS
+
+/*
+ * The blocking collectives cloudaware overrides. Everything else (barrier, alltoall, scans,
+ * v-variants, neighborhood, ...) is never touched and stays with the other components.
+ * X(name, enum) expands once per collective, so saving, releasing and dispatching are written once.
+ */
+#define CLOUDAWARE_FOREACH_COLL(X) \
+    X(bcast,     CLOUDAWARE_BCAST)     \
+    X(reduce,    CLOUDAWARE_REDUCE)    \
+    X(allreduce, CLOUDAWARE_ALLREDUCE) \
+    X(gather,    CLOUDAWARE_GATHER)    \
+    X(scatter,   CLOUDAWARE_SCATTER)   \
+    X(allgather, CLOUDAWARE_ALLGATHER)
+
+typedef enum {
+#define CLOUDAWARE_ENUM(name, id) id,
+    CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_ENUM)
+#undef CLOUDAWARE_ENUM
+    CLOUDAWARE_NCOLLS
+} mca_coll_cloudaware_coll_t;
+
+extern const char *const mca_coll_cloudaware_coll_names[CLOUDAWARE_NCOLLS];
+
+/* Verbosity levels of the component's output stream (coll_cloudaware_verbose). */
+enum {
+    CLOUDAWARE_VERBOSE_WARN = 1,      /* problems that make the component fall back */
+    CLOUDAWARE_VERBOSE_SELECT = 10,   /* per communicator: selected or declined, and why */
+    CLOUDAWARE_VERBOSE_CALL = 50      /* per call: which path a collective took */
+};
+
+typedef struct mca_coll_cloudaware_component_t {
+    mca_coll_base_component_2_0_0_t super;
+
+    /* MCA parameters (registered in coll_cloudaware_component.c) */
+    int priority;
+    int verbose;
+    bool enable[CLOUDAWARE_NCOLLS];
+    int min_nodes;
+    int min_comm_size;
+    char *matrix_file;
+    /* calibration (coll_cloudaware_calibrate*.c, docs/calibration.md) */
+    int calibrate_mode;          /* mca_coll_cloudaware_calibrate_mode_t */
+    int calib_exchange;          /* mca_coll_cloudaware_exchange_t */
+    int calib_latency_bytes;
+    int calib_latency_reps;
+    int calib_bandwidth_bytes;
+    int calib_bandwidth_reps;
+    int calib_concurrency;       /* pairs moving bulk data at once per round; 0 = all */
+    double calib_budget;         /* seconds */
+    int node_leader;             /* which rank of a node leads: 0 lowest, -1 highest */
+    char *cache_dir;
+    int cache_max_age;           /* seconds; 0 = no limit */
+    char *dump_matrix;
+    int test_sleep;              /* tests: seconds the leader of test_sleep_node sleeps */
+    int test_sleep_node;
+    int test_fake_nodes;         /* tests: split each host into this many pretend nodes */
+
+    int output;   /* opal_output stream */
+} mca_coll_cloudaware_component_t;
+
+OMPI_MODULE_DECLSPEC extern mca_coll_cloudaware_component_t mca_coll_cloudaware_component;
+
+/* The previous provider of one collective on a communicator: called whenever cloudaware has no
+ * better plan. The module pointer is retained while we hold it. */
+typedef struct {
+#define CLOUDAWARE_FALLBACK_FIELD(name, id) \
+    mca_coll_base_module_##name##_fn_t name; \
+    mca_coll_base_module_t *name##_module;
+    CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_FALLBACK_FIELD)
+#undef CLOUDAWARE_FALLBACK_FIELD
+} mca_coll_cloudaware_fallback_t;
+
+typedef struct mca_coll_cloudaware_module_t {
+    mca_coll_base_module_t super;
+    mca_coll_cloudaware_fallback_t previous;
+    int num_nodes;                 /* distinct nodes spanned by the communicator */
+    bool plans;                    /* cloud-aware plans allowed here (else: fill-only) */
+    struct mca_coll_cloudaware_netview_t *net;   /* node map + matrix (calibrate.h) */
+    uint64_t calls[CLOUDAWARE_NCOLLS];     /* calls that reached cloudaware */
+    uint64_t fallbacks[CLOUDAWARE_NCOLLS]; /* of those, handed to the previous module */
+} mca_coll_cloudaware_module_t;
+
+OBJ_CLASS_DECLARATION(mca_coll_cloudaware_module_t);
+
+/* coll_cloudaware_module.c */
+int mca_coll_cloudaware_init_query(bool enable_progress_threads, bool enable_mpi_threads);
+mca_coll_base_module_t *mca_coll_cloudaware_comm_query(struct ompi_communicator_t *comm,
+                                                       int *priority);
+
+/* coll_cloudaware_network.c: what this process knows about the network, shared by all its
+ * communicators (loaded or measured once per process). NULL when nothing is known. */
+struct cacore_matrix;
+const struct cacore_matrix *mca_coll_cloudaware_network_matrix(void);
+void mca_coll_cloudaware_network_release(void);
+
+/* coll_cloudaware_nodes.c */
+int mca_coll_cloudaware_count_nodes(struct ompi_communicator_t *comm);
+
+/* coll_cloudaware_dispatch.c: the overridden entry points */
+int mca_coll_cloudaware_bcast(void *buff, int count, struct ompi_datatype_t *datatype, int root,
+                              struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_cloudaware_reduce(const void *sbuf, void *rbuf, int count,
+                               struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_cloudaware_allreduce(const void *sbuf, void *rbuf, int count,
+                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                  struct ompi_communicator_t *comm,
+                                  mca_coll_base_module_t *module);
+int mca_coll_cloudaware_gather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                               void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root,
+                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_cloudaware_scatter(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                                void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root,
+                                struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_cloudaware_allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                                  void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
+                                  struct ompi_communicator_t *comm,
+                                  mca_coll_base_module_t *module);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_CLOUDAWARE_H */

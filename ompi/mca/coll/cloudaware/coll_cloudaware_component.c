@@ -1,0 +1,276 @@
+/*
+ * coll/cloudaware component: its identity, and every MCA parameter it registers.
+ * `ompi_info --param coll cloudaware --level 9` lists them with these descriptions.
+ */
+#include "ompi_config.h"
+
+#include "coll_cloudaware.h"
+#include "coll_cloudaware_calibrate.h"
+#include "coll_cloudaware_exec.h"
+#include "core/cloudaware_core.h"
+
+#include "ompi/constants.h"
+#include "opal/mca/base/mca_base_var.h"
+
+const char *mca_coll_cloudaware_component_version_string =
+    "Open MPI cloudaware collective MCA component version " OMPI_VERSION;
+
+const char *const mca_coll_cloudaware_coll_names[CLOUDAWARE_NCOLLS] = {
+#define CLOUDAWARE_NAME(name, id) #name,
+    CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_NAME)
+#undef CLOUDAWARE_NAME
+};
+
+static int cloudaware_open(void);
+static int cloudaware_close(void);
+static int cloudaware_register(void);
+
+mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
+    .super = {
+        .collm_version = {
+            MCA_COLL_BASE_VERSION_2_0_0,
+            .mca_component_name = "cloudaware",
+            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+                                  OMPI_RELEASE_VERSION),
+            .mca_open_component = cloudaware_open,
+            .mca_close_component = cloudaware_close,
+            .mca_register_component_params = cloudaware_register,
+        },
+        .collm_data = {
+            MCA_BASE_METADATA_PARAM_CHECKPOINT
+        },
+        .collm_init_query = mca_coll_cloudaware_init_query,
+        .collm_comm_query = mca_coll_cloudaware_comm_query,
+    },
+    /* Above basic (10), so `--mca coll cloudaware,basic` selects it with no other parameter;
+     * below tuned (30), so a site-wide install changes nothing until a user opts in
+     * (`--mca coll cloudaware,basic` or coll_cloudaware_priority 90). docs/parameters.md. */
+    .priority = 20,
+    .verbose = 0,
+    .enable = { true, true, true, true, true, true },
+    .min_nodes = 2,
+    .min_comm_size = 2,
+    .matrix_file = NULL,
+    /* Calibration defaults: docs/calibration.md says why. */
+    .calibrate_mode = CLOUDAWARE_CALIBRATE_LAZY,
+    .calib_exchange = CLOUDAWARE_EXCHANGE_AUTO,
+    .calib_latency_bytes = 1,
+    .calib_latency_reps = 20,
+    .calib_bandwidth_bytes = 4 << 20,
+    .calib_bandwidth_reps = 1,
+    .calib_concurrency = 0,
+    .calib_budget = 120.0,
+    .node_leader = 0,
+    .cache_dir = NULL,
+    .cache_max_age = 86400,
+    .dump_matrix = NULL,
+    .test_sleep = 0,
+    .test_sleep_node = -1,
+    .test_fake_nodes = 0,
+    .output = -1,
+};
+
+static int register_int(const char *name, const char *help, int level, int *storage)
+{
+    return mca_base_component_var_register(&mca_coll_cloudaware_component.super.collm_version,
+                                           name, help, MCA_BASE_VAR_TYPE_INT, NULL, 0,
+                                           MCA_BASE_VAR_FLAG_SETTABLE, level,
+                                           MCA_BASE_VAR_SCOPE_ALL, storage);
+}
+
+static int register_bool(const char *name, const char *help, int level, bool *storage)
+{
+    return mca_base_component_var_register(&mca_coll_cloudaware_component.super.collm_version,
+                                           name, help, MCA_BASE_VAR_TYPE_BOOL, NULL, 0,
+                                           MCA_BASE_VAR_FLAG_SETTABLE, level,
+                                           MCA_BASE_VAR_SCOPE_ALL, storage);
+}
+
+static int register_string(const char *name, const char *help, int level, char **storage)
+{
+    return mca_base_component_var_register(&mca_coll_cloudaware_component.super.collm_version,
+                                           name, help, MCA_BASE_VAR_TYPE_STRING, NULL, 0,
+                                           MCA_BASE_VAR_FLAG_SETTABLE, level,
+                                           MCA_BASE_VAR_SCOPE_ALL, storage);
+}
+
+static int register_enum(const char *name, const char *help, int level,
+                         const mca_base_var_enum_value_t *values, int *storage)
+{
+    mca_base_var_enum_t *e = NULL;
+    int rc;
+
+    mca_base_var_enum_create(name, values, &e);
+    rc = mca_base_component_var_register(&mca_coll_cloudaware_component.super.collm_version,
+                                         name, help, MCA_BASE_VAR_TYPE_INT, e, 0,
+                                         MCA_BASE_VAR_FLAG_SETTABLE, level,
+                                         MCA_BASE_VAR_SCOPE_ALL, storage);
+    if (NULL != e) {
+        OBJ_RELEASE(e);
+    }
+    return rc;
+}
+
+/* Calibration (docs/calibration.md): when and how the network is measured, where results are
+ * kept, and the hooks tests use. */
+static void register_calibration(mca_coll_cloudaware_component_t *c)
+{
+    static const mca_base_var_enum_value_t modes[] = {
+        { CLOUDAWARE_CALIBRATE_OFF, "off" },
+        { CLOUDAWARE_CALIBRATE_LAZY, "lazy" },
+        { CLOUDAWARE_CALIBRATE_EAGER, "eager" },
+        { 0, NULL }
+    };
+    static const mca_base_var_enum_value_t exchanges[] = {
+        { CLOUDAWARE_EXCHANGE_AUTO, "auto" },
+        { CLOUDAWARE_EXCHANGE_PMIX, "pmix" },
+        { CLOUDAWARE_EXCHANGE_PML, "pml" },
+        { 0, NULL }
+    };
+
+    register_enum("calibrate",
+                  "When the network of a communicator's nodes is measured: lazy (default: at the "
+                  "first collective cloudaware handles on it; costs nothing to communicators and "
+                  "jobs that never use it), eager (at communicator creation), off (never: only "
+                  "coll_cloudaware_matrix_file and the cache; unknown nodes fall back). Nodes "
+                  "already measured in this process are never measured again.",
+                  OPAL_INFO_LVL_3, modes, &c->calibrate_mode);
+    register_enum("calibrate_exchange",
+                  "How calibration results are shared: auto (PMIx Put/Commit/Fence/Get when "
+                  "usable, else the PML), pmix, pml.",
+                  OPAL_INFO_LVL_6, exchanges, &c->calib_exchange);
+    register_int("calibrate_latency_bytes",
+                 "Message size (bytes) of the latency ping-pong (default 1, as CMPI).",
+                 OPAL_INFO_LVL_5, &c->calib_latency_bytes);
+    register_int("calibrate_latency_reps",
+                 "Ping-pong repetitions per direction and pair; latency = median RTT/2 "
+                 "(default 20).", OPAL_INFO_LVL_5, &c->calib_latency_reps);
+    register_int("calibrate_bandwidth_bytes",
+                 "Message size (bytes) of the bandwidth transfer each way (default 4 MiB). "
+                 "Larger is more accurate on fast networks and slower to calibrate.",
+                 OPAL_INFO_LVL_5, &c->calib_bandwidth_bytes);
+    register_int("calibrate_bandwidth_reps",
+                 "Bandwidth transfers per direction and pair; the best is kept (default 1).",
+                 OPAL_INFO_LVL_5, &c->calib_bandwidth_reps);
+    register_int("calibrate_concurrency",
+                 "Pairs of a tournament round that move bulk data at the same time (default 0 = "
+                 "all N/2, as CMPI). 1 measures each pair alone: slower, but shared links (rack "
+                 "uplinks) do not lower the per-pair rates.", OPAL_INFO_LVL_5,
+                 &c->calib_concurrency);
+    mca_base_component_var_register(&c->super.collm_version, "calibrate_budget",
+                                    "Time budget of one calibration in seconds (default 120). "
+                                    "When it runs out, or a node leader stalls or fails, every "
+                                    "rank of the communicator falls back to the previous "
+                                    "collectives, with one warning.",
+                                    MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0,
+                                    MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_4,
+                                    MCA_BASE_VAR_SCOPE_ALL, &c->calib_budget);
+    register_int("node_leader",
+                 "Which rank of a node measures for it, in communicator order: 0 = lowest "
+                 "(default), 1 = second, ..., -1 = highest (clamped to the node's ranks).",
+                 OPAL_INFO_LVL_6, &c->node_leader);
+    register_string("cache_dir",
+                    "Directory of measured matrices kept across jobs, keyed by node set "
+                    "(cloudaware-<hash>.matrix, matrix file format). Default empty: no cache. "
+                    "Created 0700; refused when it is a symlink, not ours, or group/world "
+                    "writable. Suggested: $HOME/.cache/cloudaware.",
+                    OPAL_INFO_LVL_3, &c->cache_dir);
+    register_int("cache_max_age",
+                 "Cache entries older than this many seconds are ignored (default 86400; 0 = no "
+                 "limit).", OPAL_INFO_LVL_3, &c->cache_max_age);
+    register_string("dump_matrix",
+                    "Write the matrix of each calibration that measured (and of the first one "
+                    "in any case) to this file (matrix file format; cloudaware-plan reads it).",
+                    OPAL_INFO_LVL_3, &c->dump_matrix);
+    register_int("calibrate_test_sleep",
+                 "FOR TESTS: the leader of node coll_cloudaware_calibrate_test_sleep_node "
+                 "sleeps this many seconds before measuring (a stalled peer).",
+                 OPAL_INFO_LVL_9, &c->test_sleep);
+    register_int("calibrate_test_sleep_node",
+                 "FOR TESTS: node index (sorted host names) whose leader sleeps; -1 none.",
+                 OPAL_INFO_LVL_9, &c->test_sleep_node);
+    register_int("test_fake_nodes",
+                 "FOR TESTS: treat every host as this many nodes (by world rank modulo the "
+                 "value), so multi-node calibration runs on one machine. 0 = off.",
+                 OPAL_INFO_LVL_9, &c->test_fake_nodes);
+}
+
+static int cloudaware_register(void)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    char name[64], help[256];
+
+    register_int("priority",
+                 "Priority of coll/cloudaware (default 20: above basic, below tuned). "
+                 "A negative value disables the component.",
+                 OPAL_INFO_LVL_1, &c->priority);
+    register_int("verbose",
+                 "Verbosity of coll/cloudaware: 0 silent, 1 warnings when it falls back, "
+                 "10 per-communicator selection, 50 per-call decisions.",
+                 OPAL_INFO_LVL_2, &c->verbose);
+    for (int i = 0; i < CLOUDAWARE_NCOLLS; i++) {
+        snprintf(name, sizeof(name), "enable_%s", mca_coll_cloudaware_coll_names[i]);
+        snprintf(help, sizeof(help),
+                 "Let coll/cloudaware handle MPI_%s (false: leave it entirely to the other "
+                 "components).", mca_coll_cloudaware_coll_names[i]);
+        register_bool(name, help, OPAL_INFO_LVL_4, &c->enable[i]);
+    }
+    register_int("min_nodes",
+                 "Decline communicators that span fewer nodes than this (default 2: a single "
+                 "node is shared memory, left to sm/tuned/han). Tests may set 1.",
+                 OPAL_INFO_LVL_4, &c->min_nodes);
+    register_int("min_comm_size",
+                 "Decline communicators with fewer processes than this (default 2).",
+                 OPAL_INFO_LVL_4, &c->min_comm_size);
+    register_string("matrix_file",
+                    "Network matrix file (docs/matrix-format.md) to use instead of measuring. "
+                    "A file that cannot be read is reported once and ignored.",
+                    OPAL_INFO_LVL_3, &c->matrix_file);
+    register_calibration(c);
+    return OMPI_SUCCESS;
+}
+
+static int cloudaware_open(void)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+
+    /* Invalid values are corrected with a visible warning rather than a failed MPI_Init. */
+    if (c->min_nodes < 1) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_min_nodes=%d is invalid; using 1",
+                    c->min_nodes);
+        c->min_nodes = 1;
+    }
+    if (c->min_comm_size < 1) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_min_comm_size=%d is invalid; using 1",
+                    c->min_comm_size);
+        c->min_comm_size = 1;
+    }
+    c->output = opal_output_open(NULL);
+    opal_output_set_verbosity(c->output, c->verbose);
+    opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                        "coll:cloudaware: open (model core %s, priority %d)", cacore_version(),
+                        c->priority);
+    return OMPI_SUCCESS;
+}
+
+static int cloudaware_close(void)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+
+    int64_t live_requests, live_scheds;
+
+    mca_coll_cloudaware_calibrate_finalize();
+    mca_coll_cloudaware_network_release();
+    /* Every communicator is gone by now: anything the executor still holds is a leak (or a
+     * persistent request the application never freed). The leak tests grep this line. */
+    ca_exec_counters(&live_requests, &live_scheds);
+    opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                        "coll:cloudaware: executor at close: %lld requests and %lld schedules "
+                        "still allocated", (long long) live_requests, (long long) live_scheds);
+    ca_exec_finalize();
+    if (c->output >= 0) {
+        opal_output_close(c->output);
+        c->output = -1;
+    }
+    return OMPI_SUCCESS;
+}

@@ -1,0 +1,142 @@
+/*
+ * coll/cloudaware schedule builders: simple, correct algorithms (linear or binomial) for every
+ * collective, intra- and intercommunicator, expressed as executor schedules
+ * (coll_cloudaware_exec.h). They are what cloudaware runs for the nonblocking and persistent
+ * collectives it provides, and for blocking collectives no other component provides.
+ *
+ * CLOUDAWARE_FOREACH_SCHED(X) lists every collective with its argument list (exactly the coll
+ * framework's, without comm/request/module) so entry points are generated once
+ * (coll_cloudaware_nbc.c). X(name, (params), (args), intra_only).
+ */
+#ifndef MCA_COLL_CLOUDAWARE_SCHED_H
+#define MCA_COLL_CLOUDAWARE_SCHED_H
+
+#include "coll_cloudaware_exec.h"
+#include "ompi/mca/coll/coll.h"
+
+BEGIN_C_DECLS
+
+#define CA_UNPAREN(...) __VA_ARGS__
+
+#define CLOUDAWARE_FOREACH_SCHED(X)                                                              \
+    X(allgather,                                                                                 \
+      (const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,     \
+       struct ompi_datatype_t *rdtype),                                                          \
+      (sbuf, scount, sdtype, rbuf, rcount, rdtype), 0)                                           \
+    X(allgatherv,                                                                                \
+      (const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,                 \
+       const int *rcounts, const int *disps, struct ompi_datatype_t *rdtype),                    \
+      (sbuf, scount, sdtype, rbuf, rcounts, disps, rdtype), 0)                                   \
+    X(allreduce,                                                                                 \
+      (const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,                   \
+       struct ompi_op_t *op),                                                                    \
+      (sbuf, rbuf, count, dtype, op), 0)                                                         \
+    X(alltoall,                                                                                  \
+      (const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,     \
+       struct ompi_datatype_t *rdtype),                                                          \
+      (sbuf, scount, sdtype, rbuf, rcount, rdtype), 0)                                           \
+    X(alltoallv,                                                                                 \
+      (const void *sbuf, const int *scounts, const int *sdisps, struct ompi_datatype_t *sdtype,  \
+       void *rbuf, const int *rcounts, const int *rdisps, struct ompi_datatype_t *rdtype),       \
+      (sbuf, scounts, sdisps, sdtype, rbuf, rcounts, rdisps, rdtype), 0)                         \
+    X(alltoallw,                                                                                 \
+      (const void *sbuf, const int *scounts, const int *sdisps,                                  \
+       struct ompi_datatype_t *const *sdtypes, void *rbuf, const int *rcounts,                   \
+       const int *rdisps, struct ompi_datatype_t *const *rdtypes),                               \
+      (sbuf, scounts, sdisps, sdtypes, rbuf, rcounts, rdisps, rdtypes), 0)                       \
+    X(bcast,                                                                                     \
+      (void *buff, int count, struct ompi_datatype_t *datatype, int root),                       \
+      (buff, count, datatype, root), 0)                                                          \
+    X(exscan,                                                                                    \
+      (const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,                   \
+       struct ompi_op_t *op),                                                                    \
+      (sbuf, rbuf, count, dtype, op), 1)                                                         \
+    X(gather,                                                                                    \
+      (const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,     \
+       struct ompi_datatype_t *rdtype, int root),                                                \
+      (sbuf, scount, sdtype, rbuf, rcount, rdtype, root), 0)                                     \
+    X(gatherv,                                                                                   \
+      (const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,                 \
+       const int *rcounts, const int *disps, struct ompi_datatype_t *rdtype, int root),          \
+      (sbuf, scount, sdtype, rbuf, rcounts, disps, rdtype, root), 0)                             \
+    X(reduce,                                                                                    \
+      (const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,                   \
+       struct ompi_op_t *op, int root),                                                          \
+      (sbuf, rbuf, count, dtype, op, root), 0)                                                   \
+    X(reduce_scatter,                                                                            \
+      (const void *sbuf, void *rbuf, const int *rcounts, struct ompi_datatype_t *dtype,          \
+       struct ompi_op_t *op),                                                                    \
+      (sbuf, rbuf, rcounts, dtype, op), 0)                                                       \
+    X(reduce_scatter_block,                                                                      \
+      (const void *sbuf, void *rbuf, int rcount, struct ompi_datatype_t *dtype,                  \
+       struct ompi_op_t *op),                                                                    \
+      (sbuf, rbuf, rcount, dtype, op), 0)                                                        \
+    X(scan,                                                                                      \
+      (const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,                   \
+       struct ompi_op_t *op),                                                                    \
+      (sbuf, rbuf, count, dtype, op), 1)                                                         \
+    X(scatter,                                                                                   \
+      (const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,     \
+       struct ompi_datatype_t *rdtype, int root),                                                \
+      (sbuf, scount, sdtype, rbuf, rcount, rdtype, root), 0)                                     \
+    X(scatterv,                                                                                  \
+      (const void *sbuf, const int *scounts, const int *disps, struct ompi_datatype_t *sdtype,   \
+       void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root),                        \
+      (sbuf, scounts, disps, sdtype, rbuf, rcount, rdtype, root), 0)
+
+/* Builders: append the calling rank's part of the collective to s (s->comm is the
+ * communicator). Intra- and intercommunicator variants are chosen inside. Return s->error. */
+int ca_build_barrier(ca_sched_t *s);
+#define CA_DECLARE_BUILD(name, params, args, intra_only) \
+    int ca_build_##name(ca_sched_t *s, CA_UNPAREN params);
+CLOUDAWARE_FOREACH_SCHED(CA_DECLARE_BUILD)
+#undef CA_DECLARE_BUILD
+
+/* Intercommunicator variants (coll_cloudaware_sched_inter.c); scan/exscan have none. */
+int ca_build_inter_barrier(ca_sched_t *s);
+#define CA_DECLARE_INTER(name, params, args, intra_only) \
+    int ca_build_inter_##name(ca_sched_t *s, CA_UNPAREN params);
+CLOUDAWARE_FOREACH_SCHED(CA_DECLARE_INTER)
+#undef CA_DECLARE_INTER
+
+/* Shared by both: dst = y_0 op y_1 op ... op y_{n-1} (rank order, valid for non-commutative
+ * ops) where y_j = slots[j]; one local step list in the current round. */
+void ca_reduce_in_order(ca_sched_t *s, const ca_addr_t *slots, int n, ca_addr_t dst,
+                        size_t count, ompi_datatype_t *dtype, ompi_op_t *op);
+
+/* Entry points (coll_cloudaware_nbc.c): mca_coll_cloudaware_i<name> (nonblocking),
+ * mca_coll_cloudaware_<name>_init (persistent), mca_coll_cloudaware_<name>_simple (blocking). */
+#define CA_DECLARE_ENTRIES(name, params, args, intra_only)                                      \
+    int mca_coll_cloudaware_i##name(CA_UNPAREN params, struct ompi_communicator_t *comm,        \
+                                    ompi_request_t **request,                                   \
+                                    struct mca_coll_base_module_2_3_0_t *module);               \
+    int mca_coll_cloudaware_##name##_init(CA_UNPAREN params, struct ompi_communicator_t *comm,  \
+                                          struct ompi_info_t *info, ompi_request_t **request,   \
+                                          struct mca_coll_base_module_2_3_0_t *module);         \
+    int mca_coll_cloudaware_##name##_simple(CA_UNPAREN params,                                  \
+                                            struct ompi_communicator_t *comm,                   \
+                                            struct mca_coll_base_module_2_3_0_t *module);
+CLOUDAWARE_FOREACH_SCHED(CA_DECLARE_ENTRIES)
+#undef CA_DECLARE_ENTRIES
+int mca_coll_cloudaware_ibarrier(struct ompi_communicator_t *comm, ompi_request_t **request,
+                                 struct mca_coll_base_module_2_3_0_t *module);
+int mca_coll_cloudaware_barrier_init(struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                     ompi_request_t **request,
+                                     struct mca_coll_base_module_2_3_0_t *module);
+int mca_coll_cloudaware_barrier_simple(struct ompi_communicator_t *comm,
+                                       struct mca_coll_base_module_2_3_0_t *module);
+int mca_coll_cloudaware_reduce_local(const void *inbuf, void *inoutbuf, int count,
+                                     struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                     struct mca_coll_base_module_2_3_0_t *module);
+
+static inline ptrdiff_t ca_extent(ompi_datatype_t *dtype)
+{
+    ptrdiff_t lb, extent;
+
+    ompi_datatype_get_extent(dtype, &lb, &extent);
+    return extent;
+}
+
+END_C_DECLS
+
+#endif /* MCA_COLL_CLOUDAWARE_SCHED_H */

@@ -1,0 +1,364 @@
+// c_api.cpp - the C API of cloudaware_core.h: handles wrap value types, exceptions become statuses.
+#include "cloudaware_core.h"
+
+#include "error.hpp"
+#include "hierarchy.hpp"
+#include "matrix.hpp"
+#include "matrix_io.hpp"
+#include "planner.hpp"
+#include "simulate.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <string>
+
+struct cacore_matrix {
+    cacore::Matrix m;
+};
+
+struct cacore_hierarchy {
+    cacore::Hierarchy h;
+};
+
+struct cacore_plan {
+    cacore::Plan p;
+};
+
+namespace {
+
+void set_err(char *err, size_t errlen, const std::string &msg)
+{
+    if (err != nullptr && errlen > 0) {
+        std::string line = msg.substr(0, msg.find('\n'));
+        std::snprintf(err, errlen, "%s", line.c_str());
+    }
+}
+
+template <typename F>
+cacore_status_t guard(char *err, size_t errlen, F &&f)
+{
+    try {
+        f();
+        if (err != nullptr && errlen > 0) {
+            err[0] = '\0';
+        }
+        return CACORE_OK;
+    } catch (const cacore::Error &e) {
+        set_err(err, errlen, e.what());
+        return e.status();
+    } catch (const std::bad_alloc &) {
+        set_err(err, errlen, "out of memory");
+        return CACORE_ERR_NOMEM;
+    } catch (const std::exception &e) {
+        set_err(err, errlen, std::string("internal error: ") + e.what());
+        return CACORE_ERR_INTERNAL;
+    } catch (...) {
+        set_err(err, errlen, "internal error");
+        return CACORE_ERR_INTERNAL;
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+const char *cacore_version(void) { return "cloudaware-core 1.0"; }
+
+cacore_status_t cacore_matrix_read_file(const char *path, cacore_matrix_t **out, char *err,
+                                        size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (path == nullptr || out == nullptr) {
+            cacore::fail_arg("cacore_matrix_read_file: NULL argument");
+        }
+        *out = nullptr;
+        *out = new cacore_matrix{cacore::read_matrix_file(path)};
+    });
+}
+
+cacore_status_t cacore_matrix_write_file(const cacore_matrix_t *m, const char *path, char *err,
+                                         size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (path == nullptr || m == nullptr) {
+            cacore::fail_arg("cacore_matrix_write_file: NULL argument");
+        }
+        cacore::write_matrix_file(m->m, path);
+    });
+}
+
+cacore_status_t cacore_matrix_create(int n, const char *const *hosts, const double *latency_s,
+                                     const double *bandwidth_Bps, cacore_matrix_t **out,
+                                     char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (out == nullptr) {
+            cacore::fail_arg("cacore_matrix_create: NULL out");
+        }
+        *out = nullptr;
+        if (n < 1 || n > cacore::kMaxMatrixNodes) {
+            cacore::fail_arg("cacore_matrix_create: node count " + std::to_string(n) +
+                             " out of range 1.." + std::to_string(cacore::kMaxMatrixNodes));
+        }
+        if (hosts == nullptr || latency_s == nullptr || bandwidth_Bps == nullptr) {
+            cacore::fail_arg("cacore_matrix_create: NULL argument");
+        }
+        std::vector<std::string> h;
+        for (int i = 0; i < n; ++i) {
+            if (hosts[i] == nullptr) {
+                cacore::fail_arg("cacore_matrix_create: host " + std::to_string(i) + " is NULL");
+            }
+            h.emplace_back(hosts[i]);
+        }
+        const size_t nn = static_cast<size_t>(n) * n;
+        *out = new cacore_matrix{cacore::Matrix(std::move(h),
+                                                std::vector<double>(latency_s, latency_s + nn),
+                                                std::vector<double>(bandwidth_Bps, bandwidth_Bps + nn))};
+    });
+}
+
+int cacore_matrix_nodes(const cacore_matrix_t *m) { return m ? m->m.nodes() : 0; }
+
+const char *cacore_matrix_host(const cacore_matrix_t *m, int i)
+{
+    if (m == nullptr || i < 0 || i >= m->m.nodes()) {
+        return nullptr;
+    }
+    return m->m.host(i).c_str();
+}
+
+double cacore_matrix_latency(const cacore_matrix_t *m, int from, int to)
+{
+    if (m == nullptr || from < 0 || to < 0 || from >= m->m.nodes() || to >= m->m.nodes()) {
+        return -1.0;
+    }
+    return m->m.latency(from, to);
+}
+
+double cacore_matrix_bandwidth(const cacore_matrix_t *m, int from, int to)
+{
+    if (m == nullptr || from < 0 || to < 0 || from >= m->m.nodes() || to >= m->m.nodes()) {
+        return -1.0;
+    }
+    return m->m.bandwidth(from, to);
+}
+
+void cacore_matrix_free(cacore_matrix_t *m) { delete m; }
+
+cacore_status_t cacore_matrix_sub(const cacore_matrix_t *m, const int *nodes, int count,
+                                  cacore_matrix_t **out, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (m == nullptr || nodes == nullptr || out == nullptr || count < 1) {
+            cacore::fail_arg("cacore_matrix_sub: NULL argument or empty node list");
+        }
+        *out = nullptr;
+        *out = new cacore_matrix{m->m.sub(std::vector<int>(nodes, nodes + count))};
+    });
+}
+
+int cacore_matrix_find_host(const cacore_matrix_t *m, const char *host)
+{
+    if (m == nullptr || host == nullptr) {
+        return -1;
+    }
+    for (int i = 0; i < m->m.nodes(); ++i) {
+        if (m->m.host(i) == host) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+// ---- hierarchy ------------------------------------------------------------------------------
+
+void cacore_hier_params_default(cacore_hier_params_t *p)
+{
+    if (p != nullptr) {
+        cacore::HierParams d;
+        p->k = d.k;
+        p->t_span = d.t_span;
+    }
+}
+
+cacore_status_t cacore_hierarchy_build(const cacore_matrix_t *m, double msg_bytes,
+                                       const cacore_hier_params_t *params,
+                                       cacore_hierarchy_t **out, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (m == nullptr || out == nullptr) {
+            cacore::fail_arg("cacore_hierarchy_build: NULL argument");
+        }
+        *out = nullptr;
+        cacore::HierParams hp;
+        if (params != nullptr) {
+            hp.k = params->k;
+            hp.t_span = params->t_span;
+        }
+        *out = new cacore_hierarchy{cacore::build_hierarchy(m->m, msg_bytes, hp)};
+    });
+}
+
+static bool level_ok(const cacore_hierarchy_t *h, int level)
+{
+    return h != nullptr && level >= 0 && level < h->h.levels();
+}
+
+static bool group_ok(const cacore_hierarchy_t *h, int level, int group)
+{
+    return level_ok(h, level) && group >= 0 && group < static_cast<int>(h->h.level(level).size());
+}
+
+int cacore_hierarchy_nodes(const cacore_hierarchy_t *h) { return h ? h->h.nodes() : 0; }
+int cacore_hierarchy_levels(const cacore_hierarchy_t *h) { return h ? h->h.levels() : 0; }
+
+int cacore_hierarchy_ngroups(const cacore_hierarchy_t *h, int level)
+{
+    return level_ok(h, level) ? static_cast<int>(h->h.level(level).size()) : 0;
+}
+
+int cacore_hierarchy_group_size(const cacore_hierarchy_t *h, int level, int group)
+{
+    return group_ok(h, level, group) ? static_cast<int>(h->h.group(level, group).members.size()) : 0;
+}
+
+const int *cacore_hierarchy_group_members(const cacore_hierarchy_t *h, int level, int group)
+{
+    return group_ok(h, level, group) ? h->h.group(level, group).members.data() : nullptr;
+}
+
+int cacore_hierarchy_group_leader(const cacore_hierarchy_t *h, int level, int group)
+{
+    return group_ok(h, level, group) ? h->h.group(level, group).leader : -1;
+}
+
+int cacore_hierarchy_group_of(const cacore_hierarchy_t *h, int level, int node)
+{
+    if (!level_ok(h, level) || node < 0 || node >= h->h.nodes()) {
+        return -1;
+    }
+    return h->h.group_of(level, node);
+}
+
+int cacore_hierarchy_distance(const cacore_hierarchy_t *h, int a, int b)
+{
+    if (h == nullptr || a < 0 || b < 0 || a >= h->h.nodes() || b >= h->h.nodes()) {
+        return -1;
+    }
+    return h->h.distance(a, b);
+}
+
+void cacore_hierarchy_free(cacore_hierarchy_t *h) { delete h; }
+
+// ---- cost and plans ---------------------------------------------------------------------------
+
+void cacore_cost_params_default(cacore_cost_params_t *p)
+{
+    if (p != nullptr) {
+        *p = cacore::CostParams().to_c();
+    }
+}
+
+void cacore_plan_params_default(cacore_plan_params_t *p)
+{
+    if (p == nullptr) {
+        return;
+    }
+    std::memset(p, 0, sizeof *p);
+    cacore_hier_params_default(&p->hier);
+    cacore_cost_params_default(&p->cost);
+    p->algo = CACORE_ALGO_AUTO;
+    for (int i = 0; i < CACORE_PLAN_LEVELS; ++i) {
+        p->pattern[i] = CACORE_PAT_AUTO;
+    }
+    p->segment_bytes = 0;
+}
+
+cacore_status_t cacore_plan_build(const cacore_matrix_t *m, int nranks, const int *rank_node,
+                                  cacore_coll_t coll, int root, size_t bytes, size_t count,
+                                  const cacore_plan_params_t *params, cacore_plan_t **out,
+                                  char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (m == nullptr || out == nullptr || rank_node == nullptr) {
+            cacore::fail_arg("cacore_plan_build: NULL argument");
+        }
+        *out = nullptr;
+        if (nranks < 1) {
+            cacore::fail_arg("cacore_plan_build: nranks must be >= 1");
+        }
+        cacore_plan_params_t def;
+        cacore_plan_params_default(&def);
+        cacore::PlanParams pp = cacore::PlanParams::from_c(params ? *params : def);
+        cacore::PlanInput in;
+        in.matrix = &m->m;
+        in.rank_node.assign(rank_node, rank_node + nranks);
+        in.coll = coll;
+        in.root = root;
+        in.bytes = static_cast<double>(bytes);
+        in.count = count;
+        *out = new cacore_plan{cacore::build_plan(in, pp)};
+    });
+}
+
+cacore_coll_t cacore_plan_coll(const cacore_plan_t *p) { return p ? p->p.coll : CACORE_COLL_COUNT; }
+int cacore_plan_root(const cacore_plan_t *p) { return p ? p->p.root : -1; }
+int cacore_plan_nranks(const cacore_plan_t *p) { return p ? p->p.nranks : 0; }
+int cacore_plan_nblocks(const cacore_plan_t *p) { return p ? p->p.nblocks : 0; }
+int cacore_plan_ntmp(const cacore_plan_t *p) { return p ? p->p.ntmp : 0; }
+
+int cacore_plan_nsteps(const cacore_plan_t *p, int rank)
+{
+    if (p == nullptr || rank < 0 || rank >= p->p.nranks) {
+        return 0;
+    }
+    return static_cast<int>(p->p.steps[rank].size());
+}
+
+const cacore_step_t *cacore_plan_steps(const cacore_plan_t *p, int rank)
+{
+    if (p == nullptr || rank < 0 || rank >= p->p.nranks) {
+        return nullptr;
+    }
+    return p->p.steps[rank].data();
+}
+
+int cacore_plan_preserves_order(const cacore_plan_t *p) { return p && p->p.preserves_order ? 1 : 0; }
+cacore_algo_t cacore_plan_algo(const cacore_plan_t *p) { return p ? p->p.algo : CACORE_ALGO_AUTO; }
+const char *cacore_plan_describe(const cacore_plan_t *p) { return p ? p->p.description.c_str() : ""; }
+double cacore_plan_predicted(const cacore_plan_t *p) { return p ? p->p.predicted_s : -1.0; }
+
+cacore_status_t cacore_plan_predict(const cacore_plan_t *p, const cacore_matrix_t *m,
+                                    const int *rank_node, size_t bytes,
+                                    const cacore_cost_params_t *cost, double *seconds,
+                                    char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (p == nullptr || m == nullptr || rank_node == nullptr || seconds == nullptr) {
+            cacore::fail_arg("cacore_plan_predict: NULL argument");
+        }
+        cacore::CostParams cp = cost ? cacore::CostParams::from_c(*cost) : cacore::CostParams();
+        cacore::Plan plan = p->p;
+        plan.total_bytes = cacore::is_gather_type(plan.coll) ? static_cast<double>(bytes) * plan.nranks
+                                                             : static_cast<double>(bytes);
+        *seconds = cacore::predict(plan, m->m, std::vector<int>(rank_node, rank_node + plan.nranks), cp);
+    });
+}
+
+cacore_status_t cacore_plan_check(const cacore_plan_t *p, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (p == nullptr) {
+            cacore::fail_arg("cacore_plan_check: NULL plan");
+        }
+        cacore::SimResult r = cacore::simulate(p->p);
+        if (!r.ok) {
+            throw cacore::Error(CACORE_ERR_INTERNAL, r.error);
+        }
+    });
+}
+
+void cacore_plan_free(cacore_plan_t *p) { delete p; }
+
+}  // extern "C"

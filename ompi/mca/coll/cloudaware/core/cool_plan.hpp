@@ -1,0 +1,25 @@
+// cool_plan.hpp - cloudaware plans: COOL levels (node -> groups -> top and back) and the CMPI
+// Algorithm 4 tree plan, both over a Layout.
+#ifndef CACORE_COOL_PLAN_HPP
+#define CACORE_COOL_PLAN_HPP
+
+#include "layout.hpp"
+#include "plan.hpp"
+
+#include <array>
+
+namespace cacore {
+
+using Patterns = std::array<int, CACORE_PLAN_LEVELS>;  // cacore_pattern_t, no AUTO
+
+const char *pattern_name(int p);
+
+// nblocks for a COOL plan with these patterns and segment count.
+int cool_nblocks(const PlanInput &in, const Layout &lay, const Patterns &pat, int nsegs);
+Plan build_cool(const PlanInput &in, const Layout &lay, const Patterns &pat, int nsegs);
+// Algorithm 4 over the node leaders after/before a node phase with pattern node_pat.
+// gather, scatter, bcast, reduce only.
+Plan build_tree_plan(const PlanInput &in, const Layout &lay, int node_pat);
+
+}  // namespace cacore
+#endif

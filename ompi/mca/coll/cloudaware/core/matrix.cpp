@@ -1,0 +1,93 @@
+// matrix.cpp - validation and sub-matrices.
+#include "matrix.hpp"
+
+#include "error.hpp"
+
+#include <cmath>
+#include <unordered_set>
+
+namespace cacore {
+
+std::string host_name_problem(const std::string &name)
+{
+    if (name.empty()) {
+        return "empty host name";
+    }
+    if (name.size() > 255) {
+        return "host name longer than 255 bytes";
+    }
+    for (char c : name) {
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0') {
+            return "host name contains white space";
+        }
+    }
+    return "";
+}
+
+Matrix::Matrix(std::vector<std::string> hosts, std::vector<double> latency_s,
+               std::vector<double> bandwidth_Bps)
+    : n_(static_cast<int>(hosts.size())), hosts_(std::move(hosts)), lat_(std::move(latency_s)),
+      bw_(std::move(bandwidth_Bps))
+{
+    if (n_ < 1) {
+        fail_arg("a matrix needs at least one node");
+    }
+    const size_t nn = static_cast<size_t>(n_) * n_;
+    if (lat_.size() != nn || bw_.size() != nn) {
+        fail_arg("matrix size mismatch: " + std::to_string(n_) + " hosts need " +
+                 std::to_string(nn) + " latencies and bandwidths");
+    }
+    std::unordered_set<std::string> seen;
+    for (const auto &h : hosts_) {
+        std::string p = host_name_problem(h);
+        if (!p.empty()) {
+            fail_arg(p + " ('" + h + "')");
+        }
+        if (!seen.insert(h).second) {
+            fail_arg("duplicate host name '" + h + "'");
+        }
+    }
+    for (int i = 0; i < n_; ++i) {
+        for (int j = 0; j < n_; ++j) {
+            size_t k = idx(i, j);
+            if (i == j) {
+                lat_[k] = 0.0;
+                bw_[k] = 0.0;
+                continue;
+            }
+            if (!std::isfinite(lat_[k]) || lat_[k] < 0) {
+                fail_arg("latency " + std::to_string(i) + "->" + std::to_string(j) +
+                         " must be finite and >= 0");
+            }
+            if (!std::isfinite(bw_[k]) || bw_[k] <= 0) {
+                fail_arg("bandwidth " + std::to_string(i) + "->" + std::to_string(j) +
+                         " must be finite and > 0");
+            }
+        }
+    }
+}
+
+Matrix Matrix::sub(const std::vector<int> &nodes) const
+{
+    std::vector<std::string> h;
+    std::vector<double> l, b;
+    const size_t k = nodes.size();
+    h.reserve(k);
+    l.reserve(k * k);
+    b.reserve(k * k);
+    for (int a : nodes) {
+        if (a < 0 || a >= n_) {
+            fail_arg("sub-matrix: node index " + std::to_string(a) + " out of range");
+        }
+        h.push_back(hosts_[a]);
+    }
+    for (int a : nodes) {
+        for (int c : nodes) {
+            l.push_back(a == c ? 0.0 : latency(a, c));
+            b.push_back(a == c ? 0.0 : bandwidth(a, c));
+        }
+    }
+    return Matrix(std::move(h), std::move(l), std::move(b));  // also rejects duplicates
+}
+
+}  // namespace cacore

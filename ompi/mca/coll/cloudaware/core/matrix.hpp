@@ -1,0 +1,41 @@
+// matrix.hpp - latency and bandwidth matrices between nodes (row = sender), and M(m) = L + m/B.
+#ifndef CACORE_MATRIX_HPP
+#define CACORE_MATRIX_HPP
+
+#include <string>
+#include <vector>
+
+namespace cacore {
+
+class Matrix {
+public:
+    Matrix() = default;
+    // Validates: n >= 1, unique non-empty host names without blanks, off-diagonal latencies finite
+    // and >= 0, bandwidths finite and > 0. The diagonal is stored as 0 whatever is passed.
+    Matrix(std::vector<std::string> hosts, std::vector<double> latency_s,
+           std::vector<double> bandwidth_Bps);
+
+    int nodes() const { return n_; }
+    const std::string &host(int i) const { return hosts_[i]; }
+    const std::vector<std::string> &hosts() const { return hosts_; }
+    double latency(int from, int to) const { return lat_[idx(from, to)]; }
+    double bandwidth(int from, int to) const { return bw_[idx(from, to)]; }
+    // Time to move `bytes` from node `from` to node `to`; 0 on the diagonal.
+    double cost(int from, int to, double bytes) const {
+        return from == to ? 0.0 : lat_[idx(from, to)] + bytes / bw_[idx(from, to)];
+    }
+    // The matrix restricted to `nodes` (indices into this matrix, distinct), in that order.
+    Matrix sub(const std::vector<int> &nodes) const;
+
+private:
+    size_t idx(int from, int to) const { return static_cast<size_t>(from) * n_ + to; }
+    int n_ = 0;
+    std::vector<std::string> hosts_;
+    std::vector<double> lat_, bw_;
+};
+
+// Checks a host name the way the file format requires; returns an empty string or the problem.
+std::string host_name_problem(const std::string &name);
+
+}  // namespace cacore
+#endif

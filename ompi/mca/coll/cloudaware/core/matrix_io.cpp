@@ -1,0 +1,316 @@
+// matrix_io.cpp - reader and atomic writer for `cloudaware-matrix 1` files.
+#include "matrix_io.hpp"
+
+#include "error.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <unordered_set>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace cacore {
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+// Iterates over the meaningful lines of the text: comments and blank lines are skipped, a '#'
+// at the start of a token ends the line.
+class LineReader {
+public:
+    LineReader(const std::string &text, const std::string &name) : text_(text), name_(name) {}
+
+    // Splits the next meaningful line into tokens; false at the end of the text.
+    bool next(std::vector<std::string_view> &tokens)
+    {
+        while (pos_ < text_.size()) {
+            size_t end = text_.find('\n', pos_);
+            if (end == std::string::npos) {
+                end = text_.size();
+            }
+            ++line_;
+            std::string_view line(text_.data() + pos_, end - pos_);
+            pos_ = end + 1;
+            tokens.clear();
+            size_t i = 0;
+            while (i < line.size()) {
+                while (i < line.size() && is_blank(line[i])) {
+                    ++i;
+                }
+                if (i >= line.size() || line[i] == '#') {
+                    break;
+                }
+                size_t j = i;
+                while (j < line.size() && !is_blank(line[j])) {
+                    ++j;
+                }
+                tokens.push_back(line.substr(i, j - i));
+                i = j;
+            }
+            if (!tokens.empty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    [[noreturn]] void error(const std::string &problem) const
+    {
+        throw Error(CACORE_ERR_FORMAT, name_ + ":" + std::to_string(line_) + ": " + problem);
+    }
+    [[noreturn]] void eof_error(const std::string &expected) const
+    {
+        throw Error(CACORE_ERR_FORMAT, name_ + ":" + std::to_string(line_) +
+                                           ": unexpected end of file, expected " + expected +
+                                           " (truncated file?)");
+    }
+
+private:
+    const std::string &text_;
+    const std::string &name_;
+    size_t pos_ = 0;
+    int line_ = 0;
+};
+
+double parse_number(const LineReader &rd, std::string_view tok)
+{
+    double v = 0;
+    const char *b = tok.data();
+    const char *e = tok.data() + tok.size();
+    if (!tok.empty() && *b == '+') {
+        ++b;
+    }
+    auto res = std::from_chars(b, e, v);
+    if (res.ec != std::errc() || res.ptr != e) {
+        rd.error("'" + std::string(tok) + "' is not a number");
+    }
+    return v;
+}
+
+void read_block(LineReader &rd, std::vector<std::string_view> &tok, const char *keyword, int n,
+                bool bandwidth, std::vector<double> &out)
+{
+    if (!rd.next(tok)) {
+        rd.eof_error(std::string("'") + keyword + "'");
+    }
+    if (tok.size() != 1 || tok[0] != keyword) {
+        rd.error(std::string("expected '") + keyword + "'");
+    }
+    out.clear();
+    for (int i = 0; i < n; ++i) {
+        if (!rd.next(tok)) {
+            rd.eof_error(std::string(keyword) + " row " + std::to_string(i + 1) + " of " +
+                         std::to_string(n));
+        }
+        if (tok.size() != static_cast<size_t>(n)) {
+            rd.error(std::string(keyword) + " row " + std::to_string(i + 1) + " has " +
+                     std::to_string(tok.size()) + " numbers, expected " + std::to_string(n));
+        }
+        for (int j = 0; j < n; ++j) {
+            double v = parse_number(rd, tok[j]);
+            if (i != j) {
+                if (!std::isfinite(v)) {
+                    rd.error(std::string(keyword) + " [" + std::to_string(i) + "][" +
+                             std::to_string(j) + "] is not finite");
+                }
+                if (bandwidth ? v <= 0 : v < 0) {
+                    rd.error(std::string(keyword) + " [" + std::to_string(i) + "][" +
+                             std::to_string(j) + "] must be " + (bandwidth ? "> 0" : ">= 0"));
+                }
+            }
+            out.push_back(i == j ? 0.0 : v);
+        }
+    }
+}
+
+}  // namespace
+
+Matrix parse_matrix(const std::string &text, const std::string &name)
+{
+    LineReader rd(text, name);
+    std::vector<std::string_view> tok;
+    if (!rd.next(tok)) {
+        rd.eof_error("'cloudaware-matrix 1'");
+    }
+    if (tok.size() != 2 || tok[0] != "cloudaware-matrix") {
+        rd.error("not a matrix file: expected 'cloudaware-matrix 1'");
+    }
+    if (tok[1] != "1") {
+        rd.error("unsupported version '" + std::string(tok[1]) + "' (this reader knows 1)");
+    }
+    if (!rd.next(tok)) {
+        rd.eof_error("'nodes N'");
+    }
+    if (tok.size() != 2 || tok[0] != "nodes") {
+        rd.error("expected 'nodes N'");
+    }
+    long n = 0;
+    {
+        auto res = std::from_chars(tok[1].data(), tok[1].data() + tok[1].size(), n);
+        if (res.ec != std::errc() || res.ptr != tok[1].data() + tok[1].size()) {
+            rd.error("'" + std::string(tok[1]) + "' is not a node count");
+        }
+        if (n < 1 || n > kMaxMatrixNodes) {
+            rd.error("node count " + std::string(tok[1]) + " out of range 1.." +
+                     std::to_string(kMaxMatrixNodes));
+        }
+    }
+    std::vector<std::string> hosts;
+    std::unordered_set<std::string> seen;
+    for (long i = 0; i < n; ++i) {
+        if (!rd.next(tok)) {
+            rd.eof_error("host line " + std::to_string(i + 1) + " of " + std::to_string(n));
+        }
+        if (tok[0] != "host") {
+            rd.error("expected 'host NAME' (" + std::to_string(i) + " of " + std::to_string(n) +
+                     " host lines so far)");
+        }
+        if (tok.size() != 2) {
+            rd.error("expected exactly one name after 'host'");
+        }
+        std::string h(tok[1]);
+        std::string p = host_name_problem(h);
+        if (!p.empty()) {
+            rd.error(p);
+        }
+        if (!seen.insert(h).second) {
+            rd.error("duplicate host name '" + h + "'");
+        }
+        hosts.push_back(std::move(h));
+    }
+    std::vector<double> lat, bw;
+    read_block(rd, tok, "latency_s", static_cast<int>(n), false, lat);
+    read_block(rd, tok, "bandwidth_Bps", static_cast<int>(n), true, bw);
+    if (!rd.next(tok)) {
+        rd.eof_error("'end'");
+    }
+    if (tok.size() != 1 || tok[0] != "end") {
+        rd.error("expected 'end'");
+    }
+    if (rd.next(tok)) {
+        rd.error("content after 'end'");
+    }
+    return Matrix(std::move(hosts), std::move(lat), std::move(bw));
+}
+
+Matrix read_matrix_file(const std::string &path)
+{
+    FILE *f = std::fopen(path.c_str(), "rb");
+    if (f == nullptr) {
+        throw Error(CACORE_ERR_IO, path + ": cannot open: " + std::strerror(errno));
+    }
+    std::string text;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && st.st_size > 0) {
+        text.reserve(static_cast<size_t>(st.st_size));
+    }
+    char buf[1 << 16];
+    size_t got;
+    while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) {
+        text.append(buf, got);
+    }
+    const bool bad = std::ferror(f) != 0;
+    std::fclose(f);
+    if (bad) {
+        throw Error(CACORE_ERR_IO, path + ": read error");
+    }
+    return parse_matrix(text, path);
+}
+
+namespace {
+
+void append_number(std::string &s, double v)
+{
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, v);
+    s.append(buf, res.ptr);
+}
+
+}  // namespace
+
+std::string format_matrix(const Matrix &m, const std::string &comment)
+{
+    const int n = m.nodes();
+    std::string s;
+    s.reserve(static_cast<size_t>(n) * n * 20 + 256);
+    if (!comment.empty()) {
+        std::istringstream cs(comment);
+        std::string line;
+        while (std::getline(cs, line)) {
+            s += "# " + line + "\n";
+        }
+    }
+    s += "cloudaware-matrix 1\nnodes " + std::to_string(n) + "\n";
+    for (int i = 0; i < n; ++i) {
+        s += "host " + m.host(i) + "\n";
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+        s += pass == 0 ? "latency_s\n" : "bandwidth_Bps\n";
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                if (j) {
+                    s += ' ';
+                }
+                append_number(s, i == j ? 0.0 : pass == 0 ? m.latency(i, j) : m.bandwidth(i, j));
+            }
+            s += '\n';
+        }
+    }
+    s += "end\n";
+    return s;
+}
+
+void write_matrix_file(const Matrix &m, const std::string &path, const std::string &comment)
+{
+    const std::string text = format_matrix(m, comment);
+    std::string tmpl = path + ".tmp.XXXXXX";
+    std::vector<char> name(tmpl.begin(), tmpl.end());
+    name.push_back('\0');
+    int fd = mkstemp(name.data());  // creates the file with mode 0600
+    if (fd < 0) {
+        throw Error(CACORE_ERR_IO, path + ": cannot create temporary file: " + std::strerror(errno));
+    }
+    const char *p = text.data();
+    size_t left = text.size();
+    bool ok = fchmod(fd, 0600) == 0;
+    while (ok && left > 0) {
+        ssize_t w = ::write(fd, p, left);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            ok = false;
+            break;
+        }
+        p += w;
+        left -= static_cast<size_t>(w);
+    }
+    int saved = errno;
+    if (ok && fsync(fd) != 0) {
+        ok = false;
+        saved = errno;
+    }
+    if (close(fd) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    if (ok && std::rename(name.data(), path.c_str()) != 0) {
+        ok = false;
+        saved = errno;
+    }
+    if (!ok) {
+        unlink(name.data());
+        throw Error(CACORE_ERR_IO, path + ": write failed: " + std::strerror(saved));
+    }
+}
+
+}  // namespace cacore

@@ -1,0 +1,31 @@
+// planner.hpp - builds the plan the component runs: the best predicted cloudaware plan, checked.
+#ifndef CACORE_PLANNER_HPP
+#define CACORE_PLANNER_HPP
+
+#include "cool_plan.hpp"
+#include "cost_model.hpp"
+#include "hierarchy.hpp"
+#include "layout.hpp"
+#include "plan.hpp"
+
+namespace cacore {
+
+struct PlanParams {
+    HierParams hier;
+    CostParams cost;
+    int algo = CACORE_ALGO_AUTO;
+    Patterns pattern{CACORE_PAT_AUTO, CACORE_PAT_AUTO, CACORE_PAT_AUTO};
+    double segment_bytes = 0;  // 0 = chosen
+
+    static PlanParams from_c(const cacore_plan_params_t &c);
+};
+
+// Builds, predicts (Plan::predicted_s), simulates (throws Error(CACORE_ERR_INTERNAL) if the plan
+// were incomplete) and sets Plan::preserves_order.
+Plan build_plan(const PlanInput &in, const PlanParams &p);
+
+// Predicted time of any plan for the input's matrix and ranks.
+double predict_for(const Plan &plan, const PlanInput &in, const CostParams &c);
+
+}  // namespace cacore
+#endif

@@ -1,0 +1,429 @@
+// simulate.cpp - the completeness checker every emitted plan must pass.
+#include "simulate.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+namespace cacore {
+namespace {
+
+using Runs = std::vector<std::pair<int, int>>;  // half-open rank ranges, in combination order
+
+struct Val {
+    int block = -1;  // -1 = undefined
+    Runs runs;       // reductions only
+};
+
+struct Msg {
+    int first, n;
+    std::vector<Val> data;
+};
+
+struct Chan {
+    std::vector<Msg> sends;
+    size_t recvs_posted = 0;
+};
+
+void append_runs(Runs &dst, const Runs &src)
+{
+    for (const auto &r : src) {
+        if (!dst.empty() && dst.back().second == r.first) {
+            dst.back().second = r.second;
+        } else {
+            dst.push_back(r);
+        }
+    }
+}
+
+class Sim {
+public:
+    explicit Sim(const Plan &p) : p_(p), red_(is_reduction(p.coll)), bpr_(p.blocks_per_rank()) {}
+
+    SimResult run();
+
+private:
+    int map_buf(int b) const { return (p_.coll == CACORE_COLL_BCAST && b == CACORE_BUF_OUT) ? CACORE_BUF_IN : b; }
+    bool own_part(int rank, int first, int n) const
+    {
+        return first >= rank * bpr_ && first + n <= (rank + 1) * bpr_;
+    }
+    // Empty string when rank may access buf[first, first+n) (write: may modify).
+    std::string access(int rank, int buf, int first, int n, bool write) const;
+    std::string fail_at(int rank, const cacore_step_t &s, const std::string &what) const;
+    std::vector<Val> &buf(int rank, int b) { return bufs_[rank][map_buf(b)]; }
+    std::string check_final();
+
+    const Plan &p_;
+    bool red_;
+    int bpr_;
+    std::vector<std::vector<std::vector<Val>>> bufs_;
+    bool ordered_ = true;
+};
+
+std::string Sim::access(int rank, int b, int first, int n, bool write) const
+{
+    if (n == 0) {
+        return "";
+    }
+    const cacore_coll_t c = p_.coll;
+    const bool root = rank == p_.root;
+    if (b >= CACORE_BUF_TMP0 + p_.ntmp) {
+        return "temporary buffer beyond ntmp";
+    }
+    if (b == CACORE_BUF_IN) {
+        if (write && c != CACORE_COLL_BCAST) {
+            return "writes the user's input buffer";
+        }
+        if ((c == CACORE_COLL_GATHER || c == CACORE_COLL_ALLGATHER) && !own_part(rank, first, n)) {
+            return "reads input blocks outside its own part";
+        }
+        if (c == CACORE_COLL_SCATTER && !root) {
+            return "reads the input buffer on a non-root rank";
+        }
+    } else if (b == CACORE_BUF_OUT) {
+        if ((c == CACORE_COLL_REDUCE || c == CACORE_COLL_GATHER) && !root) {
+            return "uses the output buffer on a non-root rank";
+        }
+        if (c == CACORE_COLL_SCATTER && !own_part(rank, first, n)) {
+            return "uses output blocks outside its own part";
+        }
+    }
+    return "";
+}
+
+std::string Sim::fail_at(int rank, const cacore_step_t &s, const std::string &what) const
+{
+    std::ostringstream os;
+    static const char *kinds[] = {"send", "recv", "copy", "reduce"};
+    os << "rank " << rank << " round " << s.round << " " << kinds[s.kind & 3] << " buf " << int(s.buf)
+       << " blocks [" << s.first_block << "," << s.first_block + s.nblocks << ")";
+    if (s.kind <= CACORE_STEP_RECV) {
+        os << " peer " << s.peer;
+    }
+    os << ": " << what;
+    return os.str();
+}
+
+std::string Sim::check_final()
+{
+    const int n = p_.nranks, nb = p_.nblocks;
+    auto want_block = [&](int r, int b, int blk) -> std::string {
+        const Val &v = buf(r, b)[blk];
+        if (v.block != blk) {
+            std::ostringstream os;
+            os << "rank " << r << " ends without block " << blk << " in "
+               << (b == CACORE_BUF_OUT ? "OUT" : "IN");
+            return os.str();
+        }
+        if (red_) {
+            Runs s = v.runs;
+            std::sort(s.begin(), s.end());
+            int next = 0;
+            for (const auto &run : s) {
+                if (run.first != next) {
+                    std::ostringstream os;
+                    os << "rank " << r << " block " << blk << ": contribution of rank "
+                       << std::min(run.first, next) << (run.first < next ? " reduced twice" : " missing");
+                    return os.str();
+                }
+                next = run.second;
+            }
+            if (next != n) {
+                std::ostringstream os;
+                os << "rank " << r << " block " << blk << ": contributions from rank " << next
+                   << " on missing";
+                return os.str();
+            }
+            if (v.runs.size() != 1) {
+                ordered_ = false;
+            }
+        }
+        return "";
+    };
+    for (int r = 0; r < n; ++r) {
+        for (int blk = 0; blk < nb; ++blk) {
+            bool need = false;
+            switch (p_.coll) {
+            case CACORE_COLL_BCAST:
+            case CACORE_COLL_ALLREDUCE:
+            case CACORE_COLL_ALLGATHER: need = true; break;
+            case CACORE_COLL_REDUCE:
+            case CACORE_COLL_GATHER: need = r == p_.root; break;
+            case CACORE_COLL_SCATTER: need = own_part(r, blk, 1); break;
+            default: break;
+            }
+            if (need) {
+                std::string e = want_block(r, CACORE_BUF_OUT, blk);
+                if (!e.empty()) {
+                    return e;
+                }
+            }
+        }
+    }
+    return "";
+}
+
+SimResult Sim::run()
+{
+    SimResult res;
+    const int n = p_.nranks, nb = p_.nblocks;
+    if (p_.root < 0 || p_.root >= n || static_cast<int>(p_.steps.size()) != n) {
+        res.error = "plan shape is inconsistent (root or rank count)";
+        return res;
+    }
+    if (is_gather_type(p_.coll) && (bpr_ < 1 || nb != bpr_ * n)) {
+        res.error = "gather-type plan needs nblocks to be a multiple of nranks";
+        return res;
+    }
+    bufs_.assign(n, std::vector<std::vector<Val>>(CACORE_BUF_TMP0 + p_.ntmp, std::vector<Val>(nb)));
+    for (int r = 0; r < n; ++r) {
+        auto &in = bufs_[r][CACORE_BUF_IN];
+        for (int b = 0; b < nb; ++b) {
+            switch (p_.coll) {
+            case CACORE_COLL_BCAST:
+            case CACORE_COLL_SCATTER:
+                if (r == p_.root) {
+                    in[b].block = b;
+                }
+                break;
+            case CACORE_COLL_REDUCE:
+            case CACORE_COLL_ALLREDUCE:
+                in[b].block = b;
+                in[b].runs = {{r, r + 1}};
+                break;
+            default:
+                if (own_part(r, b, 1)) {
+                    in[b].block = b;
+                }
+            }
+        }
+    }
+    // Round boundaries per rank.
+    std::vector<std::vector<std::pair<size_t, size_t>>> rounds(n);
+    for (int r = 0; r < n; ++r) {
+        const auto &st = p_.steps[r];
+        for (size_t i = 0; i < st.size();) {
+            size_t j = i;
+            while (j < st.size() && st[j].round == st[i].round) {
+                ++j;
+            }
+            if (i > 0 && st[i].round < st[i - 1].round) {
+                res.error = "rank " + std::to_string(r) + ": steps are not sorted by round";
+                return res;
+            }
+            rounds[r].push_back({i, j});
+            i = j;
+        }
+    }
+    std::map<std::pair<int, int>, Chan> chans;  // (from, to)
+    std::vector<size_t> cur(n, 0);
+    std::vector<bool> posted(n, false);
+    // Per rank and round: index of each send/recv in its channel.
+    std::vector<std::vector<size_t>> slot(n);
+
+    bool progress = true;
+    int done = 0;
+    for (int r = 0; r < n; ++r) {
+        if (rounds[r].empty()) {
+            ++done;
+        }
+    }
+    while (progress && done < n) {
+        progress = false;
+        for (int r = 0; r < n; ++r) {
+            if (cur[r] >= rounds[r].size()) {
+                continue;
+            }
+            auto [a, z] = rounds[r][cur[r]];
+            const auto &st = p_.steps[r];
+            if (!posted[r]) {
+                // Local steps first, in order.
+                for (size_t i = a; i < z; ++i) {
+                    const auto &s = st[i];
+                    if (s.kind != CACORE_STEP_COPY && s.kind != CACORE_STEP_REDUCE) {
+                        continue;
+                    }
+                    std::string e = access(r, s.src_buf, s.first_block, s.nblocks, false);
+                    if (e.empty()) {
+                        e = access(r, s.buf, s.first_block, s.nblocks, true);
+                    }
+                    if (!e.empty()) {
+                        res.error = fail_at(r, s, e);
+                        return res;
+                    }
+                    auto &dst = buf(r, s.buf);
+                    auto &src = buf(r, s.src_buf);
+                    for (int b = s.first_block; b < s.first_block + s.nblocks; ++b) {
+                        if (src[b].block != b) {
+                            res.error = fail_at(r, s, "reads undefined block " + std::to_string(b));
+                            return res;
+                        }
+                        if (s.kind == CACORE_STEP_COPY) {
+                            dst[b] = src[b];
+                        } else {
+                            if (!red_) {
+                                res.error = fail_at(r, s, "reduction in a non-reducing collective");
+                                return res;
+                            }
+                            if (dst[b].block != b) {
+                                res.error = fail_at(r, s, "reduces into undefined block " + std::to_string(b));
+                                return res;
+                            }
+                            Runs out;
+                            if (s.src_first) {
+                                out = src[b].runs;
+                                append_runs(out, dst[b].runs);
+                            } else {
+                                out = dst[b].runs;
+                                append_runs(out, src[b].runs);
+                            }
+                            dst[b].runs = std::move(out);
+                        }
+                    }
+                }
+                // Then post sends and receives; check conflicts inside the round.
+                slot[r].assign(z - a, 0);
+                std::vector<std::pair<int, std::pair<int, int>>> recv_ranges, send_ranges;
+                for (size_t i = a; i < z; ++i) {
+                    const auto &s = st[i];
+                    if (s.kind != CACORE_STEP_SEND && s.kind != CACORE_STEP_RECV) {
+                        continue;
+                    }
+                    if (s.peer < 0 || s.peer >= n || s.peer == r) {
+                        res.error = fail_at(r, s, "invalid peer");
+                        return res;
+                    }
+                    const bool is_send = s.kind == CACORE_STEP_SEND;
+                    std::string e = access(r, s.buf, s.first_block, s.nblocks, !is_send);
+                    if (!e.empty()) {
+                        res.error = fail_at(r, s, e);
+                        return res;
+                    }
+                    const int mb = map_buf(s.buf);
+                    std::pair<int, int> rng{s.first_block, s.first_block + s.nblocks};
+                    for (const auto &o : recv_ranges) {
+                        if (o.first == mb && o.second.first < rng.second && rng.first < o.second.second) {
+                            res.error = fail_at(r, s, "overlaps a receive of the same round");
+                            return res;
+                        }
+                    }
+                    if (!is_send) {
+                        for (const auto &o : send_ranges) {
+                            if (o.first == mb && o.second.first < rng.second && rng.first < o.second.second) {
+                                res.error = fail_at(r, s, "receives into blocks sent in the same round");
+                                return res;
+                            }
+                        }
+                    }
+                    (is_send ? send_ranges : recv_ranges).push_back({mb, rng});
+                    if (is_send) {
+                        Msg m{s.first_block, s.nblocks, {}};
+                        auto &src = buf(r, s.buf);
+                        for (int b = s.first_block; b < s.first_block + s.nblocks; ++b) {
+                            if (src[b].block != b) {
+                                res.error = fail_at(r, s, "sends undefined block " + std::to_string(b));
+                                return res;
+                            }
+                            m.data.push_back(src[b]);
+                        }
+                        auto &ch = chans[{r, s.peer}];
+                        slot[r][i - a] = ch.sends.size();
+                        ch.sends.push_back(std::move(m));
+                    } else {
+                        auto &ch = chans[{s.peer, r}];
+                        slot[r][i - a] = ch.recvs_posted++;
+                    }
+                }
+                posted[r] = true;
+                progress = true;
+            }
+            // Complete the round when every send and receive has its partner.
+            bool complete = true;
+            for (size_t i = a; i < z && complete; ++i) {
+                const auto &s = st[i];
+                if (s.kind == CACORE_STEP_SEND) {
+                    complete = chans[{r, s.peer}].recvs_posted > slot[r][i - a];
+                } else if (s.kind == CACORE_STEP_RECV) {
+                    complete = chans[{s.peer, r}].sends.size() > slot[r][i - a];
+                }
+            }
+            if (!complete) {
+                continue;
+            }
+            for (size_t i = a; i < z; ++i) {
+                const auto &s = st[i];
+                if (s.kind != CACORE_STEP_RECV) {
+                    continue;
+                }
+                const Msg &m = chans[{s.peer, r}].sends[slot[r][i - a]];
+                if (m.first != s.first_block || m.n != s.nblocks) {
+                    std::ostringstream os;
+                    os << "matches a send of blocks [" << m.first << "," << m.first + m.n << ")";
+                    res.error = fail_at(r, s, os.str());
+                    return res;
+                }
+                auto &dst = buf(r, s.buf);
+                for (int k = 0; k < m.n; ++k) {
+                    dst[m.first + k] = m.data[k];
+                }
+            }
+            posted[r] = false;
+            ++cur[r];
+            if (cur[r] >= rounds[r].size()) {
+                ++done;
+            }
+            progress = true;
+        }
+    }
+    if (done < n) {
+        for (int r = 0; r < n; ++r) {
+            if (cur[r] >= rounds[r].size()) {
+                continue;
+            }
+            auto [a, z] = rounds[r][cur[r]];
+            for (size_t i = a; i < z; ++i) {
+                const auto &s = p_.steps[r][i];
+                if (s.kind == CACORE_STEP_RECV && chans[{s.peer, r}].sends.size() <= slot[r][i - a]) {
+                    res.error = fail_at(r, s, "deadlock: waits for a message the peer never sends "
+                                              "(or sends only after waiting itself)");
+                    return res;
+                }
+                if (s.kind == CACORE_STEP_SEND && chans[{r, s.peer}].recvs_posted <= slot[r][i - a]) {
+                    res.error = fail_at(r, s, "deadlock: the peer never posts the matching receive");
+                    return res;
+                }
+            }
+        }
+        res.error = "deadlock";
+        return res;
+    }
+    for (const auto &kv : chans) {
+        if (kv.second.sends.size() != kv.second.recvs_posted) {
+            res.error = "rank " + std::to_string(kv.first.first) + " sends " +
+                        std::to_string(kv.second.sends.size()) + " messages to rank " +
+                        std::to_string(kv.first.second) + " which receives " +
+                        std::to_string(kv.second.recvs_posted);
+            return res;
+        }
+    }
+    res.error = check_final();
+    res.ok = res.error.empty();
+    res.ordered = res.ok && red_ && ordered_;
+    if (res.ok && !red_) {
+        res.ordered = true;
+    }
+    return res;
+}
+
+}  // namespace
+
+SimResult simulate(const Plan &p)
+{
+    Sim s(p);
+    return s.run();
+}
+
+}  // namespace cacore

@@ -1,0 +1,722 @@
+// cloudaware_plan.cpp - the planner CLI: generate synthetic matrices, show the performance
+// hierarchy, and show plans with their predicted times next to baselines (docs/planner.md).
+#include "baselines.hpp"
+#include "cool_plan.hpp"
+#include "cost_model.hpp"
+#include "error.hpp"
+#include "generate.hpp"
+#include "hierarchy.hpp"
+#include "layout.hpp"
+#include "matrix_io.hpp"
+#include "patterns.hpp"
+#include "planner.hpp"
+#include "simulate.hpp"
+#include "tree.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace cacore;
+
+namespace {
+
+const char *kUsage =
+    "usage:\n"
+    "  cloudaware-plan generate --nodes N [--racks R] [--oversubscription X] [--unevenness U]\n"
+    "                           [--asymmetry A] [--seed S] [--placement random|contiguous] -o FILE\n"
+    "  cloudaware-plan show --matrix FILE [--size BYTES] [--k K] [--tspan T]\n"
+    "                       [--format text|json|dot] [--heatmap FILE.svg]\n"
+    "  cloudaware-plan plan --matrix FILE --op OP --root R --size BYTES [--format text|json|dot]\n"
+    "                       [--ranks-per-node P | --rank-nodes i,j,...] [--algo auto|cool|tree|binomial|ring]\n"
+    "                       [--pattern NODE,GROUP,TOP] [--segment BYTES] [--k K] [--tspan T]\n"
+    "                       [--montecarlo N] [--seed S] [--check] [--steps]\n"
+    "  OP: bcast reduce allreduce gather scatter allgather; BYTES: 1048576, 64KiB, 1MiB, 1M\n"
+    "  patterns: auto flat binomial recdbl ring chain dualtree\n";
+
+[[noreturn]] void usage_error(const std::string &msg)
+{
+    std::fprintf(stderr, "cloudaware-plan: %s\n%s", msg.c_str(), kUsage);
+    std::exit(2);
+}
+
+struct Args {
+    std::string cmd;
+    std::map<std::string, std::string> opt;
+    bool has(const std::string &k) const { return opt.count(k) != 0; }
+    std::string get(const std::string &k, const std::string &def = "") const
+    {
+        auto it = opt.find(k);
+        return it == opt.end() ? def : it->second;
+    }
+};
+
+Args parse_args(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage_error("missing command");
+    }
+    Args a;
+    a.cmd = argv[1];
+    if (a.cmd == "-h" || a.cmd == "--help" || a.cmd == "help") {
+        std::fputs(kUsage, stdout);
+        std::exit(0);
+    }
+    static const char *flags[] = {"--check", "--steps"};
+    for (int i = 2; i < argc; ++i) {
+        std::string k = argv[i];
+        bool flag = false;
+        for (const char *f : flags) {
+            flag |= k == f;
+        }
+        if (flag) {
+            a.opt[k.substr(2)] = "1";
+            continue;
+        }
+        if (k == "-o") {
+            k = "--output";
+        }
+        if (k.rfind("--", 0) != 0 || i + 1 >= argc) {
+            usage_error("bad argument '" + k + "'");
+        }
+        a.opt[k.substr(2)] = argv[++i];
+    }
+    return a;
+}
+
+double parse_double(const std::string &s, const char *what)
+{
+    char *end = nullptr;
+    double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !std::isfinite(v)) {
+        usage_error(std::string("--") + what + ": '" + s + "' is not a number");
+    }
+    return v;
+}
+
+long parse_int(const std::string &s, const char *what)
+{
+    char *end = nullptr;
+    long v = std::strtol(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0') {
+        usage_error(std::string("--") + what + ": '" + s + "' is not an integer");
+    }
+    return v;
+}
+
+double parse_bytes(const std::string &s, const char *what)
+{
+    char *end = nullptr;
+    double v = std::strtod(s.c_str(), &end);
+    std::string suf(end);
+    static const std::map<std::string, double> mult = {
+        {"", 1}, {"B", 1}, {"K", 1e3}, {"KB", 1e3}, {"KiB", 1024}, {"Ki", 1024},
+        {"M", 1e6}, {"MB", 1e6}, {"MiB", 1048576}, {"Mi", 1048576},
+        {"G", 1e9}, {"GB", 1e9}, {"GiB", 1073741824.0}, {"Gi", 1073741824.0}};
+    auto it = mult.find(suf);
+    if (s.empty() || end == s.c_str() || it == mult.end() || !(v >= 0) || !std::isfinite(v)) {
+        usage_error(std::string("--") + what + ": '" + s + "' is not a size (e.g. 1048576, 64KiB, 1MiB)");
+    }
+    return std::floor(v * it->second);
+}
+
+std::string fmt_time(double s)
+{
+    char buf[64];
+    if (s >= 1) {
+        std::snprintf(buf, sizeof buf, "%.3f s", s);
+    } else if (s >= 1e-3) {
+        std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+    } else {
+        std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
+    }
+    return buf;
+}
+
+std::string fmt_bytes(double b)
+{
+    char buf[64];
+    if (b >= 1073741824.0) {
+        std::snprintf(buf, sizeof buf, "%.4g GiB", b / 1073741824.0);
+    } else if (b >= 1048576) {
+        std::snprintf(buf, sizeof buf, "%.4g MiB", b / 1048576);
+    } else if (b >= 1024) {
+        std::snprintf(buf, sizeof buf, "%.4g KiB", b / 1024);
+    } else {
+        std::snprintf(buf, sizeof buf, "%.0f B", b);
+    }
+    return buf;
+}
+
+std::string fmt_rate(double bps)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g Mbit/s", bps * 8 / 1e6);
+    return buf;
+}
+
+std::string jnum(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+std::string jstr(const std::string &s)
+{
+    std::string o = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') {
+            o += '\\';
+        }
+        o += c;
+    }
+    return o + "\"";
+}
+
+double elapsed(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+HierParams hier_params(const Args &a)
+{
+    HierParams hp;
+    if (a.has("k")) {
+        hp.k = parse_double(a.get("k"), "k");
+    }
+    if (a.has("tspan")) {
+        hp.t_span = static_cast<int>(parse_int(a.get("tspan"), "tspan"));
+    }
+    return hp;
+}
+
+// ---- generate -----------------------------------------------------------------------------------
+
+int cmd_generate(const Args &a)
+{
+    GenParams g;
+    if (!a.has("nodes")) {
+        usage_error("generate needs --nodes");
+    }
+    if (!a.has("output")) {
+        usage_error("generate needs -o FILE");
+    }
+    g.nodes = static_cast<int>(parse_int(a.get("nodes"), "nodes"));
+    g.racks = static_cast<int>(parse_int(a.get("racks", "1"), "racks"));
+    g.oversubscription = parse_double(a.get("oversubscription", "4"), "oversubscription");
+    g.unevenness = parse_double(a.get("unevenness", "0"), "unevenness");
+    g.asymmetry = parse_double(a.get("asymmetry", "0"), "asymmetry");
+    g.seed = static_cast<uint64_t>(parse_int(a.get("seed", "1"), "seed"));
+    std::string pl = a.get("placement", "random");
+    if (pl != "random" && pl != "contiguous") {
+        usage_error("--placement must be random or contiguous");
+    }
+    g.shuffle = pl == "random";
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<int> rack;
+    Matrix m = generate_matrix(g, &rack);
+    std::string comment = describe_generation(g) + "\nrack of each node:";
+    for (size_t i = 0; i < rack.size(); ++i) {
+        comment += (i % 32 == 0 ? "\n" : " ") + std::to_string(rack[i]);
+    }
+    write_matrix_file(m, a.get("output"), comment);
+    std::printf("wrote %s: %d nodes, %d racks (%.3f s)\n", a.get("output").c_str(), g.nodes, g.racks,
+                elapsed(t0));
+    return 0;
+}
+
+// ---- show ---------------------------------------------------------------------------------------
+
+void write_heatmap(const Matrix &m, const std::string &path)
+{
+    if (path.size() < 4 || path.substr(path.size() - 4) != ".svg") {
+        throw Error(CACORE_ERR_ARG, path + ": only .svg heatmaps are supported");
+    }
+    const int n = m.nodes();
+    const int cells = std::min(n, 256);
+    const double cell = 512.0 / cells;
+    std::ostringstream os;
+    os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1100\" height=\"580\" font-family=\"sans-serif\" font-size=\"14\">\n";
+    for (int which = 0; which < 2; ++which) {
+        // average per cell (nodes binned when n > 256), log colour scale between min and max
+        std::vector<double> v(static_cast<size_t>(cells) * cells, 0.0);
+        std::vector<int> cnt(v.size(), 0);
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                if (i == j) {
+                    continue;
+                }
+                double x = which == 0 ? m.latency(i, j) : m.bandwidth(i, j);
+                size_t k = static_cast<size_t>(i * cells / n) * cells + j * cells / n;
+                v[k] += x;
+                cnt[k]++;
+            }
+        }
+        for (size_t k = 0; k < v.size(); ++k) {
+            if (cnt[k]) {
+                v[k] /= cnt[k];
+                lo = std::min(lo, v[k]);
+                hi = std::max(hi, v[k]);
+            }
+        }
+        const double x0 = 20 + which * 550;
+        os << "<text x=\"" << x0 << "\" y=\"30\">" << (which == 0 ? "latency L" : "bandwidth B")
+           << " (row = sender; " << (which == 0 ? fmt_time(lo) + " .. " + fmt_time(hi)
+                                                   : fmt_rate(lo) + " .. " + fmt_rate(hi))
+           << "; dark = " << (which == 0 ? "slow" : "fast") << ")</text>\n";
+        for (int i = 0; i < cells; ++i) {
+            for (int j = 0; j < cells; ++j) {
+                size_t k = static_cast<size_t>(i) * cells + j;
+                int shade = 255;
+                if (cnt[k] && hi > lo) {
+                    double f = std::log(v[k] / lo) / std::log(hi / lo);
+                    shade = static_cast<int>(255 - 215 * f);
+                }
+                os << "<rect x=\"" << x0 + j * cell << "\" y=\"" << 50 + i * cell << "\" width=\""
+                   << cell << "\" height=\"" << cell << "\" fill=\"rgb(" << shade << "," << shade
+                   << ",255)\"/>\n";
+            }
+        }
+    }
+    os << "</svg>\n";
+    std::ofstream f(path);
+    f << os.str();
+    if (!f) {
+        throw Error(CACORE_ERR_IO, path + ": cannot write");
+    }
+}
+
+int cmd_show(const Args &a)
+{
+    if (!a.has("matrix")) {
+        usage_error("show needs --matrix FILE");
+    }
+    const std::string fmt = a.get("format", "text");
+    if (fmt != "text" && fmt != "json" && fmt != "dot") {
+        usage_error("--format must be text, json or dot");
+    }
+    const double size = parse_bytes(a.get("size", "1MiB"), "size");
+    HierParams hp = hier_params(a);
+    auto t0 = std::chrono::steady_clock::now();
+    Matrix m = read_matrix_file(a.get("matrix"));
+    const double t_read = elapsed(t0);
+    auto t1 = std::chrono::steady_clock::now();
+    Hierarchy h = build_hierarchy(m, size, hp);
+    const double t_hier = elapsed(t1);
+    if (a.has("heatmap")) {
+        write_heatmap(m, a.get("heatmap"));
+    }
+    const int n = m.nodes();
+    if (fmt == "json") {
+        std::ostringstream os;
+        os << "{\n  \"nodes\": " << n << ",\n  \"size_bytes\": " << jnum(size) << ",\n  \"k\": "
+           << jnum(hp.k) << ",\n  \"t_span\": " << hp.t_span << ",\n  \"read_s\": " << jnum(t_read)
+           << ",\n  \"hierarchy_s\": " << jnum(t_hier) << ",\n  \"hosts\": [";
+        for (int i = 0; i < n; ++i) {
+            os << (i ? ", " : "") << jstr(m.host(i));
+        }
+        os << "],\n  \"levels\": [\n";
+        for (int l = 0; l < h.levels(); ++l) {
+            os << "    [";
+            for (size_t g = 0; g < h.level(l).size(); ++g) {
+                const Group &gr = h.level(l)[g];
+                os << (g ? ", " : "") << "{\"members\": [";
+                for (size_t i = 0; i < gr.members.size(); ++i) {
+                    os << (i ? ", " : "") << gr.members[i];
+                }
+                os << "], \"leader\": " << gr.leader << "}";
+            }
+            os << "]" << (l + 1 < h.levels() ? "," : "") << "\n";
+        }
+        os << "  ]\n}\n";
+        std::fputs(os.str().c_str(), stdout);
+    } else if (fmt == "dot") {
+        std::printf("digraph hierarchy {\n  rankdir=TB; node [shape=box, fontsize=10];\n");
+        for (int l = h.levels() - 1; l >= 1; --l) {
+            for (size_t g = 0; g < h.level(l).size(); ++g) {
+                const Group &gr = h.level(l)[g];
+                std::printf("  \"L%dG%zu\" [label=\"level %d group %zu\\n%zu nodes, leader %s\"%s];\n", l, g, l,
+                            g, gr.members.size(), m.host(gr.leader).c_str(),
+                            l == h.top() ? ", style=bold" : "");
+                for (int c : gr.children) {
+                    if (l - 1 == 0) {
+                        std::printf("  \"L%dG%zu\" -> \"%s\";\n", l, g, m.host(c).c_str());
+                    } else {
+                        std::printf("  \"L%dG%zu\" -> \"L%dG%d\";\n", l, g, l - 1, c);
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < n; ++i) {
+            std::printf("  \"%s\" [shape=ellipse];\n", m.host(i).c_str());
+        }
+        std::printf("}\n");
+    } else {
+        std::printf("matrix %s: %d nodes; M(m) for m = %s; k = %g, T_span = %d\n",
+                    a.get("matrix").c_str(), n, fmt_bytes(size).c_str(), hp.k, hp.t_span);
+        std::printf("read %s, hierarchy %s (%d levels)\n", fmt_time(t_read).c_str(),
+                    fmt_time(t_hier).c_str(), h.levels());
+        for (int l = h.levels() - 1; l >= 1; --l) {
+            const auto &lv = h.level(l);
+            size_t mn = SIZE_MAX, mx = 0;
+            for (const auto &g : lv) {
+                mn = std::min(mn, g.members.size());
+                mx = std::max(mx, g.members.size());
+            }
+            std::printf("level %d: %zu group%s, %zu..%zu nodes each\n", l, lv.size(),
+                        lv.size() == 1 ? "" : "s", mn, mx);
+            const size_t show = std::min<size_t>(lv.size(), 16);
+            for (size_t g = 0; g < show; ++g) {
+                std::printf("  group %zu: %zu nodes, leader %s (node %d), members", g,
+                            lv[g].members.size(), m.host(lv[g].leader).c_str(), lv[g].leader);
+                for (size_t i = 0; i < std::min<size_t>(lv[g].members.size(), 12); ++i) {
+                    std::printf(" %d", lv[g].members[i]);
+                }
+                std::printf("%s\n", lv[g].members.size() > 12 ? " ..." : "");
+            }
+            if (lv.size() > show) {
+                std::printf("  ... %zu more groups\n", lv.size() - show);
+            }
+        }
+        std::printf("level 0: %d nodes\n", n);
+    }
+    if (fmt != "text") {
+        std::fprintf(stderr, "read %s, hierarchy %s\n", fmt_time(t_read).c_str(), fmt_time(t_hier).c_str());
+    }
+    return 0;
+}
+
+// ---- plan ---------------------------------------------------------------------------------------
+
+int parse_pattern(const std::string &s)
+{
+    for (int p = 0; p < CACORE_PAT_COUNT; ++p) {
+        if (s == pattern_name(p)) {
+            return p;
+        }
+    }
+    usage_error("unknown pattern '" + s + "'");
+}
+
+cacore_coll_t parse_op(const std::string &s)
+{
+    for (int c = 0; c < CACORE_COLL_COUNT; ++c) {
+        if (s == coll_name(static_cast<cacore_coll_t>(c))) {
+            return static_cast<cacore_coll_t>(c);
+        }
+    }
+    usage_error("unknown --op '" + s + "'");
+}
+
+// A random recursive tree over the node leaders (each node attaches to a uniformly chosen node
+// already in the tree), with the same node phase as the tree plan: the Monte Carlo reference.
+Plan random_tree_plan(const PlanInput &in, const Layout &lay, std::mt19937_64 &rng)
+{
+    const int k = static_cast<int>(lay.nodes.size());
+    std::vector<int> perm;
+    for (int i = 0; i < k; ++i) {
+        if (i != lay.root_node) {
+            perm.push_back(i);
+        }
+    }
+    std::shuffle(perm.begin(), perm.end(), rng);
+    Tree t(k);
+    t.root = lay.root_node;
+    std::vector<int> in_tree{lay.root_node};
+    for (int v : perm) {
+        int p = in_tree[std::uniform_int_distribution<size_t>(0, in_tree.size() - 1)(rng)];
+        t.link(v, p);
+        in_tree.push_back(v);
+    }
+    const int n = static_cast<int>(in.rank_node.size());
+    const cacore_coll_t c = in.coll;
+    PlanBuilder b(c, in.root, n, is_gather_type(c) ? n : 1);
+    Emitter e(b);
+    LevelFn lv = [](int, int) { return 1; };
+    LevelFn l0 = [](int, int) { return 0; };
+    auto node_phase = [&](bool down) {
+        for (size_t q = 0; q < lay.ranks.size(); ++q) {
+            std::vector<int> g{lay.leader[q]};
+            std::vector<std::vector<int>> resp{{lay.leader[q]}};
+            for (int r : lay.ranks[q]) {
+                if (r != lay.leader[q]) {
+                    g.push_back(r);
+                    resp.push_back({r});
+                }
+            }
+            Tree bt = binomial_tree(static_cast<int>(g.size()));
+            if (!down) {
+                if (c == CACORE_COLL_GATHER) {
+                    e.gather_tree(g, bt, l0);
+                } else {
+                    e.reduce_tree(g, bt, l0);
+                }
+            } else if (c == CACORE_COLL_SCATTER) {
+                e.scatter_tree(g, bt, l0, resp);
+            } else {
+                e.bcast_tree(g, bt, l0, false);
+            }
+        }
+    };
+    // children served biggest subtree first
+    auto sz = subtree_sizes(t);
+    for (auto &ch : t.children) {
+        std::stable_sort(ch.begin(), ch.end(), [&](int x, int y) { return sz[x] > sz[y]; });
+    }
+    if (c == CACORE_COLL_GATHER || c == CACORE_COLL_REDUCE) {
+        node_phase(false);
+        if (c == CACORE_COLL_GATHER) {
+            e.gather_tree(lay.leader, t, lv);
+        } else {
+            e.reduce_tree(lay.leader, t, lv);
+        }
+    } else {
+        if (c == CACORE_COLL_SCATTER) {
+            std::vector<std::vector<int>> resp(lay.ranks.begin(), lay.ranks.end());
+            e.scatter_tree(lay.leader, t, lv, resp);
+        } else {
+            e.bcast_tree(lay.leader, t, lv, false);
+        }
+        node_phase(true);
+    }
+    e.finalize();
+    return b.finish(total_bytes(in), CACORE_ALGO_TREE, "random tree");
+}
+
+struct Edge {
+    int from, to, level;
+    double bytes;
+    int messages;
+};
+
+std::vector<Edge> edges_of(const Plan &p)
+{
+    std::map<std::pair<int, int>, Edge> e;
+    for (int r = 0; r < p.nranks; ++r) {
+        for (const auto &s : p.steps[r]) {
+            if (s.kind != CACORE_STEP_SEND) {
+                continue;
+            }
+            auto &x = e[{r, s.peer}];
+            x.from = r;
+            x.to = s.peer;
+            x.level = s.level;
+            x.bytes += block_bytes(p.total_bytes, p.nblocks, s.first_block, s.nblocks);
+            x.messages++;
+        }
+    }
+    std::vector<Edge> out;
+    for (auto &kv : e) {
+        out.push_back(kv.second);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Edge &a, const Edge &b) { return a.level > b.level; });
+    return out;
+}
+
+int cmd_plan(const Args &a)
+{
+    if (!a.has("matrix") || !a.has("op") || !a.has("size")) {
+        usage_error("plan needs --matrix FILE --op OP --size BYTES");
+    }
+    const std::string fmt = a.get("format", "text");
+    if (fmt != "text" && fmt != "json" && fmt != "dot") {
+        usage_error("--format must be text, json or dot");
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    Matrix m = read_matrix_file(a.get("matrix"));
+    PlanInput in;
+    in.matrix = &m;
+    in.coll = parse_op(a.get("op"));
+    in.root = static_cast<int>(parse_int(a.get("root", "0"), "root"));
+    in.bytes = parse_bytes(a.get("size"), "size");
+    in.count = static_cast<size_t>(in.bytes);
+    if (a.has("rank-nodes")) {
+        std::stringstream ss(a.get("rank-nodes"));
+        std::string tok;
+        while (std::getline(ss, tok, ',')) {
+            in.rank_node.push_back(static_cast<int>(parse_int(tok, "rank-nodes")));
+        }
+    } else {
+        int ppn = static_cast<int>(parse_int(a.get("ranks-per-node", "1"), "ranks-per-node"));
+        if (ppn < 1) {
+            usage_error("--ranks-per-node must be >= 1");
+        }
+        for (int node = 0; node < m.nodes(); ++node) {
+            for (int i = 0; i < ppn; ++i) {
+                in.rank_node.push_back(node);
+            }
+        }
+    }
+    PlanParams pp;
+    pp.hier = hier_params(a);
+    std::string algo = a.get("algo", "auto");
+    static const std::map<std::string, int> algos = {{"auto", CACORE_ALGO_AUTO}, {"cool", CACORE_ALGO_COOL},
+                                                     {"tree", CACORE_ALGO_TREE}, {"binomial", CACORE_ALGO_BINOMIAL},
+                                                     {"ring", CACORE_ALGO_RING}};
+    if (!algos.count(algo)) {
+        usage_error("unknown --algo '" + algo + "'");
+    }
+    pp.algo = algos.at(algo);
+    if (a.has("pattern")) {
+        std::stringstream ss(a.get("pattern"));
+        std::string tok;
+        int i = 0;
+        while (std::getline(ss, tok, ',')) {
+            if (i >= CACORE_PLAN_LEVELS) {
+                usage_error("--pattern takes NODE,GROUP,TOP");
+            }
+            pp.pattern[i++] = parse_pattern(tok);
+        }
+    }
+    if (a.has("segment")) {
+        pp.segment_bytes = parse_bytes(a.get("segment"), "segment");
+    }
+    Plan plan = build_plan(in, pp);
+    const double t_plan = elapsed(t0);
+    const double binom = predict_for(build_binomial(in), in, pp.cost);
+    double ring = -1;
+    if (ring_applies(in.coll)) {
+        PlanParams rp = pp;
+        rp.algo = CACORE_ALGO_RING;
+        rp.pattern = {CACORE_PAT_AUTO, CACORE_PAT_AUTO, CACORE_PAT_AUTO};
+        ring = build_plan(in, rp).predicted_s;
+    }
+    long mc = a.has("montecarlo") ? parse_int(a.get("montecarlo"), "montecarlo") : 0;
+    double mc_best = 0, mc_median = 0;
+    double t_mc = 0;
+    if (mc > 0) {
+        if (!is_rooted(in.coll)) {
+            usage_error("--montecarlo applies to bcast, reduce, gather and scatter");
+        }
+        auto t2 = std::chrono::steady_clock::now();
+        Layout lay(in, pp.hier);
+        std::mt19937_64 rng(static_cast<uint64_t>(parse_int(a.get("seed", "1"), "seed")));
+        std::vector<double> times;
+        times.reserve(static_cast<size_t>(mc));
+        for (long i = 0; i < mc; ++i) {
+            times.push_back(predict_for(random_tree_plan(in, lay, rng), in, pp.cost));
+        }
+        std::sort(times.begin(), times.end());
+        mc_best = times.front();
+        mc_median = times[times.size() / 2];
+        t_mc = elapsed(t2);
+    }
+    std::string check_error;
+    if (a.has("check")) {
+        SimResult r = simulate(plan);
+        check_error = r.ok ? "" : r.error;
+    }
+    const auto edges = edges_of(plan);
+    if (fmt == "json") {
+        std::ostringstream os;
+        os << "{\n  \"op\": " << jstr(coll_name(in.coll)) << ",\n  \"root\": " << plan.root
+           << ",\n  \"size_bytes\": " << jnum(in.bytes) << ",\n  \"ranks\": " << plan.nranks
+           << ",\n  \"nodes\": " << m.nodes() << ",\n  \"predicted_s\": " << jnum(plan.predicted_s)
+           << ",\n  \"baselines\": {\"binomial_s\": " << jnum(binom);
+        if (ring >= 0) {
+            os << ", \"ring_s\": " << jnum(ring);
+        }
+        os << "},\n";
+        if (mc > 0) {
+            os << "  \"montecarlo\": {\"trees\": " << mc << ", \"best_s\": " << jnum(mc_best)
+               << ", \"median_s\": " << jnum(mc_median) << "},\n";
+        }
+        if (a.has("check")) {
+            os << "  \"check\": " << (check_error.empty() ? "\"ok\"" : jstr(check_error)) << ",\n";
+        }
+        os << "  \"plan\": {\"algo\": " << jstr(plan.description) << ", \"nblocks\": " << plan.nblocks
+           << ", \"ntmp\": " << plan.ntmp << ", \"preserves_order\": "
+           << (plan.preserves_order ? "true" : "false") << ",\n    \"edges\": [";
+        for (size_t i = 0; i < edges.size(); ++i) {
+            os << (i ? ",\n      " : "\n      ") << "{\"from\": " << edges[i].from << ", \"to\": "
+               << edges[i].to << ", \"level\": " << edges[i].level << ", \"bytes\": "
+               << jnum(edges[i].bytes) << ", \"messages\": " << edges[i].messages << "}";
+        }
+        os << "]},\n  \"plan_s\": " << jnum(t_plan) << "\n}\n";
+        std::fputs(os.str().c_str(), stdout);
+    } else if (fmt == "dot") {
+        static const char *colors[] = {"gray", "blue", "darkgreen", "red", "purple", "orange"};
+        std::printf("digraph plan {\n  label=\"%s %s, root %d: %s, predicted %s\";\n",
+                    coll_name(in.coll), fmt_bytes(in.bytes).c_str(), plan.root,
+                    plan.description.c_str(), fmt_time(plan.predicted_s).c_str());
+        for (const auto &e : edges) {
+            std::printf("  r%d -> r%d [color=%s, label=\"%s\"];\n", e.from, e.to,
+                        colors[std::min(e.level, 5)], fmt_bytes(e.bytes).c_str());
+        }
+        for (int r = 0; r < plan.nranks; ++r) {
+            std::printf("  r%d [label=\"%d\\n%s\"%s];\n", r, r, m.host(in.rank_node[r]).c_str(),
+                        r == plan.root ? ", style=bold" : "");
+        }
+        std::printf("}\n");
+    } else {
+        std::printf("%s of %s per %s, root %d, %d ranks on %d nodes\n", coll_name(in.coll),
+                    fmt_bytes(in.bytes).c_str(), is_gather_type(in.coll) ? "rank" : "call", plan.root,
+                    plan.nranks, m.nodes());
+        std::printf("plan: %s (%d blocks, %d temporary buffers, %s rank order)\n",
+                    plan.description.c_str(), plan.nblocks, plan.ntmp,
+                    plan.preserves_order ? "keeps" : "does not keep");
+        std::printf("predicted   %12s\n", fmt_time(plan.predicted_s).c_str());
+        std::printf("binomial    %12s   (cloudaware %+.1f %%)\n", fmt_time(binom).c_str(),
+                    100.0 * (plan.predicted_s / binom - 1));
+        if (ring >= 0) {
+            std::printf("ring        %12s   (cloudaware %+.1f %%)\n", fmt_time(ring).c_str(),
+                        100.0 * (plan.predicted_s / ring - 1));
+        }
+        if (mc > 0) {
+            std::printf("monte carlo %ld random trees: best %s, median %s (cloudaware %+.1f %% vs best; %.1f s)\n",
+                        mc, fmt_time(mc_best).c_str(), fmt_time(mc_median).c_str(),
+                        100.0 * (plan.predicted_s / mc_best - 1), t_mc);
+        }
+        if (a.has("check")) {
+            std::printf("check: %s\n", check_error.empty() ? "ok (complete, no deadlock)" : check_error.c_str());
+        }
+        std::printf("planning took %s\n", fmt_time(t_plan).c_str());
+        std::printf("edges (level: from -> to, bytes, messages):\n");
+        size_t shown = 0;
+        for (const auto &e : edges) {
+            if (shown++ >= 64) {
+                std::printf("  ... %zu more edges\n", edges.size() - 64);
+                break;
+            }
+            std::printf("  L%d: %d -> %d  %s in %d message%s\n", e.level, e.from, e.to,
+                        fmt_bytes(e.bytes).c_str(), e.messages, e.messages == 1 ? "" : "s");
+        }
+        if (a.has("steps")) {
+            std::fputs(format_steps(plan).c_str(), stdout);
+        }
+    }
+    return check_error.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+    Args a = parse_args(argc, argv);
+    try {
+        if (a.cmd == "generate") {
+            return cmd_generate(a);
+        }
+        if (a.cmd == "show") {
+            return cmd_show(a);
+        }
+        if (a.cmd == "plan") {
+            return cmd_plan(a);
+        }
+        usage_error("unknown command '" + a.cmd + "'");
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "cloudaware-plan: %s\n", e.what());
+        return 1;
+    }
+}

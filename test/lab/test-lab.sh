@@ -1,0 +1,80 @@
+#!/bin/bash
+# test/lab/test-lab.sh - bring up a small emulated cloud (the shipped topology test-4), check that
+# Open MPI sees its hosts as separate nodes and that the shaped rates hold (lab verify), tear it down.
+# Exit: 0 pass, 77 skip (the machine does not allow network namespaces), anything else fail.
+# Standalone: needs root, iproute2, python3, mpicc/mpirun (Open MPI).  Runs as lab instance 9
+# (CALAB_INSTANCE), so it does not disturb a lab someone keeps up as instance 0.  ~30 s.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+lab="$top/contrib/lab/lab"
+topo="$top/contrib/lab/topologies/test-4.topo"
+doc="$top/docs/lab-topology-format.md"
+export CALAB_INSTANCE=9
+
+step() { printf 'test-lab: %s\n' "$*"; }
+fail() { printf 'test-lab: FAIL: %s\n' "$*" >&2; exit 1; }
+skip() { printf 'SKIP: test-lab: %s\n' "$*" >&2; exit 77; }
+
+# 1. the format doc shows the shipped test topology verbatim (docs cannot drift); no root needed
+step "docs/lab-topology-format.md shows contrib/lab/topologies/test-4.topo verbatim"
+python3 - "$doc" "$topo" <<'PY' || fail "the example in docs/lab-topology-format.md differs from test-4.topo"
+import sys
+doc, topo = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+start = doc.index("<!-- begin test-4.topo -->")
+block = doc[start:doc.index("<!-- end test-4.topo -->")]
+body = block.split("```", 2)[1].split("\n", 1)[1]
+sys.exit(0 if body == topo else 1)
+PY
+"$lab" show "$topo" > /dev/null || fail "lab show $topo"
+
+# 2. can this machine make network namespaces?
+[ "$(id -u)" = 0 ] || skip "not root: the lab needs to create network namespaces"
+for tool in ip tc unshare; do
+    command -v "$tool" > /dev/null || skip "'$tool' not installed (iproute2/util-linux)"
+done
+unshare --net --uts true 2> /dev/null || skip "this machine does not allow network namespaces (unshare --net failed)"
+command -v mpicc > /dev/null || fail "mpicc not found (apt-get install libopenmpi-dev)"
+command -v mpirun > /dev/null || fail "mpirun not found (apt-get install openmpi-bin)"
+
+tmp=$(mktemp -d /tmp/test-lab.XXXXXX)
+cleanup() {
+    "$lab" down > /dev/null 2>&1 || true
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+"$lab" down > /dev/null 2>&1 || true   # leftovers of an interrupted earlier run of this test
+
+step "lab up test-4"
+"$lab" up "$topo" || fail "lab up"
+
+step "compile and run an MPI program across the lab hosts"
+mpicc -O2 -o "$tmp/lab-hello" "$here/lab-hello.c" || fail "mpicc lab-hello.c"
+out=$("$lab" run -- "$tmp/lab-hello" 2>&1) || { printf '%s\n' "$out"; fail "lab run"; }
+printf '%s\n' "$out"
+grep -q "LAB-HELLO OK hosts=4 ranks=4" <<< "$out" || fail "expected 4 separate hosts and a correct bcast"
+
+step "matrix file written in the component's format"
+m=$("$lab" matrix)
+head -n 12 "$m" | grep -q "^cloudaware-matrix 1" || fail "matrix $m: no 'cloudaware-matrix 1' header"
+grep -q "^host calab9-h3$" "$m" || fail "matrix $m: hosts not named after the lab hosts"
+tail -n 1 "$m" | grep -q "^end$" || fail "matrix $m: no 'end'"
+
+step "lab verify (every ordered pair within 15 % of its configured rate)"
+"$lab" verify --reps 2 || fail "lab verify"
+
+step "lab down removes everything, and is idempotent"
+"$lab" down || fail "lab down"
+left=$(ip netns list | grep -c '^calab9-' || true)
+[ "$left" = 0 ] || fail "$left lab namespaces left after down"
+if ip -o link show | grep -q ': cab9-'; then fail "lab links left after down"; fi
+"$lab" down || fail "second lab down"
+
+step "a failed up leaves nothing behind"
+printf 'cloudaware-lab-topology 1\nname bad\nhosts 2\nrack r hosts 0-2 intra 1mbit\nend\n' > "$tmp/bad.topo"
+if "$lab" up "$tmp/bad.topo" 2> /dev/null; then fail "lab up accepted a bad topology"; fi
+[ "$(ip netns list | grep -c '^calab9-' || true)" = 0 ] || fail "namespaces left after a refused up"
+
+step "PASS"

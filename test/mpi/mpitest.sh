@@ -1,0 +1,35 @@
+# Sourced by the integration tests. Runs Open MPI jobs with the component of this build tree:
+# mca_base_component_path names the build's .libs first, then Open MPI's own component directory.
+set -u
+: "${MPIRUN:=mpirun}" "${TEST_BUILDDIR:=.}" "${TEST_SRCDIR:=.}"
+: "${COMPONENT_DIR:?COMPONENT_DIR must name the directory of mca_coll_cloudaware.so}"
+: "${OMPI_PKGLIBDIR:?OMPI_PKGLIBDIR must name the Open MPI component directory}"
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_mca_base_component_path="$COMPONENT_DIR:$OMPI_PKGLIBDIR"
+# Lab-independent runs stay on loopback and shared memory.
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
+
+TEST_LOG=$(mktemp "${TMPDIR:-/tmp}/cloudaware-test.XXXXXX")
+trap 'rm -f "$TEST_LOG"' EXIT
+
+# ca_mpirun NP [mpirun args...] -- runs with a time limit; output goes to $TEST_LOG and stdout.
+ca_mpirun() {
+    local np=$1
+    shift
+    echo "+ mpirun -np $np $*"
+    timeout 600 "$MPIRUN" -np "$np" "$@" >"$TEST_LOG" 2>&1
+    local rc=$?
+    cat "$TEST_LOG"
+    return $rc
+}
+
+fail() {
+    echo "FAIL: $*"
+    exit 1
+}
+
+expect_in_log() {
+    grep -q -- "$1" "$TEST_LOG" || fail "expected output matching '$1'"
+}

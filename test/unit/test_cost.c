@@ -1,0 +1,170 @@
+/* test_cost.c - the cost model: monotone in message size, sensitive to the things it claims to
+ * model (slow links, one message per node port, two-way exchanges on TCP), and it ranks a
+ * cloudaware plan below the binomial baseline on a racked network. */
+#include "test_util.h"
+
+static double rk_lat(int i, int j, void *ctx)
+{
+    (void) ctx;
+    return (i / 4 == j / 4) ? 5e-5 : 2e-4;
+}
+
+static double rk_bw(int i, int j, void *ctx)
+{
+    (void) ctx;
+    return (i / 4 == j / 4) ? 1.25e9 : 1.25e8 * (1 + ((i + 2 * j) % 3));
+}
+
+START_TEST(monotone_in_message_size)
+{
+    cacore_matrix_t *m = tu_matrix(16, rk_lat, rk_bw, NULL);
+    int rank_node[32];
+    for (int r = 0; r < 32; ++r) {
+        rank_node[r] = (r * 3) % 16;
+    }
+    char err[256];
+    for (int c = 0; c < CACORE_COLL_COUNT; ++c) {
+        for (int algo = CACORE_ALGO_AUTO; algo < CACORE_ALGO_COUNT; ++algo) {
+            if (algo == CACORE_ALGO_RING && (c == CACORE_COLL_GATHER || c == CACORE_COLL_SCATTER)) {
+                continue;
+            }
+            if (algo == CACORE_ALGO_TREE && (c == CACORE_COLL_ALLREDUCE || c == CACORE_COLL_ALLGATHER)) {
+                continue;
+            }
+            cacore_plan_params_t pp;
+            cacore_plan_params_default(&pp);
+            pp.algo = algo;
+            cacore_plan_t *p = NULL;
+            ck_assert_msg(cacore_plan_build(m, 32, rank_node, (cacore_coll_t) c, 5, 1 << 16, 1 << 14,
+                                            &pp, &p, err, sizeof err) == CACORE_OK, "%s", err);
+            double prev = -1;
+            for (size_t bytes = 0; bytes <= (64u << 20); bytes = bytes ? bytes * 4 : 1) {
+                double t = 0;
+                ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, bytes, NULL, &t, err, sizeof err),
+                                 CACORE_OK);
+                ck_assert_msg(t >= prev, "coll %d algo %d: %g s at %zu bytes < %g s", c, algo, t,
+                              bytes, prev);
+                prev = t;
+            }
+            cacore_plan_free(p);
+        }
+    }
+    cacore_matrix_free(m);
+}
+END_TEST
+
+static double two_lat(int i, int j, void *ctx)
+{
+    (void) i;
+    (void) j;
+    (void) ctx;
+    return 0;
+}
+
+static double two_bw(int i, int j, void *ctx)
+{
+    (void) i;
+    (void) j;
+    (void) ctx;
+    return 1e6;
+}
+
+/* Two ranks on two nodes: an allreduce by exchange (recursive doubling) moves 1 MB each way.
+ * With duplex_serialize (TCP BTL) the exchange costs the sum of both directions. */
+START_TEST(two_way_exchange_costs_the_sum)
+{
+    cacore_matrix_t *m = tu_matrix(2, two_lat, two_bw, NULL);
+    int rank_node[2] = {0, 1};
+    cacore_plan_params_t pp;
+    cacore_plan_params_default(&pp);
+    pp.algo = CACORE_ALGO_COOL;
+    pp.pattern[0] = pp.pattern[1] = pp.pattern[2] = CACORE_PAT_RECDBL;
+    pp.cost.reduce_Bps = 1e15;
+    pp.cost.copy_Bps = 1e15;
+    cacore_plan_t *p = NULL;
+    char err[256];
+    ck_assert_msg(cacore_plan_build(m, 2, rank_node, CACORE_COLL_ALLREDUCE, 0, 1000000, 1000, &pp,
+                                    &p, err, sizeof err) == CACORE_OK, "%s", err);
+    double t = 0;
+    ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, 1000000, &pp.cost, &t, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_double_eq_tol(t, 2.0, 1e-6);
+    pp.cost.duplex_serialize = 0;
+    ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, 1000000, &pp.cost, &t, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_double_eq_tol(t, 1.0, 1e-6);
+    cacore_plan_free(p);
+    cacore_matrix_free(m);
+}
+END_TEST
+
+/* A flat broadcast from one node to three: one send port serialises (3 s); unlimited slots
+ * overlap the sends on distinct links (1 s). */
+START_TEST(node_ports_serialise_sends)
+{
+    cacore_matrix_t *m = tu_matrix(4, two_lat, two_bw, NULL);
+    int rank_node[4] = {0, 1, 2, 3};
+    cacore_plan_params_t pp;
+    cacore_plan_params_default(&pp);
+    pp.algo = CACORE_ALGO_COOL;
+    pp.pattern[0] = pp.pattern[1] = pp.pattern[2] = CACORE_PAT_FLAT;
+    cacore_plan_t *p = NULL;
+    char err[256];
+    ck_assert_msg(cacore_plan_build(m, 4, rank_node, CACORE_COLL_BCAST, 0, 1000000, 1000, &pp, &p,
+                                    err, sizeof err) == CACORE_OK, "%s", err);
+    double t = 0;
+    ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, 1000000, &pp.cost, &t, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_double_eq_tol(t, 3.0, 1e-6);
+    pp.cost.node_send_slots = 0;
+    ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, 1000000, &pp.cost, &t, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_double_eq_tol(t, 1.0, 1e-6);
+    cacore_plan_free(p);
+    cacore_matrix_free(m);
+}
+END_TEST
+
+START_TEST(cloudaware_beats_binomial_on_racks)
+{
+    cacore_matrix_t *m = tu_matrix(16, rk_lat, rk_bw, NULL);
+    int rank_node[16];
+    for (int r = 0; r < 16; ++r) {
+        rank_node[r] = (r * 5) % 16; /* racks hidden behind the rank order */
+    }
+    char err[256];
+    for (int c = 0; c < CACORE_COLL_COUNT; ++c) {
+        cacore_plan_params_t pp;
+        cacore_plan_params_default(&pp);
+        cacore_plan_t *best = NULL, *binom = NULL;
+        ck_assert_int_eq(cacore_plan_build(m, 16, rank_node, (cacore_coll_t) c, 3, 1 << 20, 1 << 18,
+                                           &pp, &best, err, sizeof err), CACORE_OK);
+        pp.algo = CACORE_ALGO_BINOMIAL;
+        ck_assert_int_eq(cacore_plan_build(m, 16, rank_node, (cacore_coll_t) c, 3, 1 << 20, 1 << 18,
+                                           &pp, &binom, err, sizeof err), CACORE_OK);
+        ck_assert_msg(cacore_plan_predicted(best) < cacore_plan_predicted(binom),
+                      "coll %d: %s %g s vs binomial %g s", c, cacore_plan_describe(best),
+                      cacore_plan_predicted(best), cacore_plan_predicted(binom));
+        cacore_plan_free(best);
+        cacore_plan_free(binom);
+    }
+    cacore_matrix_free(m);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cost");
+    TCase *tc = tcase_create("cost");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, monotone_in_message_size);
+    tcase_add_test(tc, two_way_exchange_costs_the_sum);
+    tcase_add_test(tc, node_ports_serialise_sends);
+    tcase_add_test(tc, cloudaware_beats_binomial_on_racks);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,214 @@
+/* test_plans.c - every plan the core emits is complete: simulated symbolically (the round
+ * semantics of cloudaware_core.h), every rank ends with exactly the data MPI requires, for each
+ * collective, root, rank count 1..65, ragged nodes and non-consecutive ranks per node. */
+#include "test_util.h"
+
+static double rack_lat(int i, int j, void *ctx)
+{
+    int rack = *(int *) ctx;
+    return (i / rack == j / rack) ? 5e-5 : 2e-4;
+}
+
+static double rack_bw(int i, int j, void *ctx)
+{
+    int rack = *(int *) ctx;
+    double b = (i / rack == j / rack) ? 1.25e9 : 1.25e8;
+    return b * (1.0 + 0.05 * ((i * 7 + j * 3) % 5));  /* a little unevenness, asymmetric */
+}
+
+static cacore_matrix_t *racks_matrix(int n, int rack)
+{
+    return tu_matrix(n, rack_lat, rack_bw, &rack);
+}
+
+/* rank -> node layouts: 0 = one rank per node, 1 = ragged blocks, 2 = round robin,
+ * 3 = reversed blocks (a split with reversed keys) */
+static void layout(int kind, int nranks, int nnodes, int *rank_node)
+{
+    for (int r = 0; r < nranks; ++r) {
+        switch (kind) {
+        case 0: rank_node[r] = r % nnodes; break;
+        case 1: rank_node[r] = (r * r / 3 + r) % nnodes; break;
+        case 2: rank_node[r] = (r * 5) % nnodes; break;
+        default: rank_node[r] = (nranks - 1 - r) / 3 % nnodes; break;
+        }
+    }
+}
+
+static void check_plan(cacore_matrix_t *m, int nranks, const int *rank_node, cacore_coll_t coll,
+                       int root, size_t bytes, size_t count, const cacore_plan_params_t *pp,
+                       const char *what)
+{
+    cacore_plan_t *p = NULL;
+    char err[512];
+    cacore_status_t st = cacore_plan_build(m, nranks, rank_node, coll, root, bytes, count, pp, &p,
+                                           err, sizeof err);
+    ck_assert_msg(st == CACORE_OK, "%s coll %d nranks %d root %d: build: %s", what, coll, nranks,
+                  root, err);
+    ck_assert_msg(cacore_plan_check(p, err, sizeof err) == CACORE_OK,
+                  "%s coll %d nranks %d root %d (%s): %s", what, coll, nranks, root,
+                  cacore_plan_describe(p), err);
+    ck_assert_int_eq(cacore_plan_nranks(p), nranks);
+    ck_assert_int_ge(cacore_plan_nblocks(p), 1);
+    if (coll == CACORE_COLL_GATHER || coll == CACORE_COLL_SCATTER || coll == CACORE_COLL_ALLGATHER) {
+        ck_assert_int_eq(cacore_plan_nblocks(p) % nranks, 0);
+    }
+    if (count > 0 && coll <= CACORE_COLL_ALLREDUCE) {
+        ck_assert_int_le(cacore_plan_nblocks(p), (int) count);
+    }
+    ck_assert_msg(cacore_plan_predicted(p) >= 0, "negative prediction");
+    cacore_plan_free(p);
+}
+
+/* Automatic choice over all sizes 1..65, all collectives, three roots, four layouts. */
+START_TEST(auto_plans_complete)
+{
+    const int nnodes = 12;
+    cacore_matrix_t *m = racks_matrix(nnodes, 4);
+    int rank_node[65];
+    int kind = _i;
+    for (int n = 1; n <= 65; n += (n < 20 ? 1 : 4)) {
+        layout(kind, n, nnodes, rank_node);
+        for (int c = 0; c < CACORE_COLL_COUNT; ++c) {
+            int roots[3] = {0, n - 1, n / 2};
+            for (int ri = 0; ri < 3; ++ri) {
+                check_plan(m, n, rank_node, (cacore_coll_t) c, roots[ri], 1 << 20, 1 << 18, NULL,
+                           "auto");
+                check_plan(m, n, rank_node, (cacore_coll_t) c, roots[ri], 64, 8, NULL, "auto-small");
+            }
+        }
+    }
+    cacore_matrix_free(m);
+}
+END_TEST
+
+/* Every algorithm and every forced pattern on every level. */
+START_TEST(forced_patterns_complete)
+{
+    const int nnodes = 9;
+    cacore_matrix_t *m = racks_matrix(nnodes, 3);
+    int rank_node[65];
+    int sizes[] = {1, 2, 3, 5, 8, 13, 17, 31, 40};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
+        int n = sizes[si];
+        layout((int) si % 4, n, nnodes, rank_node);
+        for (int c = 0; c < CACORE_COLL_COUNT; ++c) {
+            for (int algo = CACORE_ALGO_COOL; algo < CACORE_ALGO_COUNT; ++algo) {
+                int rooted = c == CACORE_COLL_BCAST || c == CACORE_COLL_REDUCE ||
+                             c == CACORE_COLL_GATHER || c == CACORE_COLL_SCATTER;
+                if (algo == CACORE_ALGO_TREE && !rooted) {
+                    continue;
+                }
+                if (algo == CACORE_ALGO_RING &&
+                    (c == CACORE_COLL_GATHER || c == CACORE_COLL_SCATTER)) {
+                    continue;
+                }
+                int npat = algo == CACORE_ALGO_COOL ? CACORE_PAT_COUNT : 2;
+                for (int pat = 1; pat < npat; ++pat) {
+                    cacore_plan_params_t pp;
+                    cacore_plan_params_default(&pp);
+                    pp.algo = algo;
+                    if (algo == CACORE_ALGO_COOL) {
+                        for (int l = 0; l < CACORE_PLAN_LEVELS; ++l) {
+                            pp.pattern[l] = (pat + l) % (CACORE_PAT_COUNT - 1) + 1;
+                        }
+                        pp.segment_bytes = 1 << 16;
+                    }
+                    check_plan(m, n, rank_node, (cacore_coll_t) c, n - 1 - (n / 3), 1 << 20,
+                               1 << 18, &pp, "forced");
+                    check_plan(m, n, rank_node, (cacore_coll_t) c, 0, 1 << 20, 3, &pp,
+                               "forced-count3");
+                }
+            }
+        }
+    }
+    cacore_matrix_free(m);
+}
+END_TEST
+
+/* Reductions: the plan says whether it keeps rank order; binomial over consecutive ranks does. */
+START_TEST(order_preservation_is_reported)
+{
+    cacore_matrix_t *m = racks_matrix(8, 4);
+    int rank_node[16];
+    for (int r = 0; r < 16; ++r) {
+        rank_node[r] = r / 2; /* consecutive ranks per node */
+    }
+    cacore_plan_params_t pp;
+    cacore_plan_params_default(&pp);
+    pp.algo = CACORE_ALGO_BINOMIAL;
+    cacore_plan_t *p = NULL;
+    char err[256];
+    ck_assert_int_eq(cacore_plan_build(m, 16, rank_node, CACORE_COLL_REDUCE, 0, 1024, 128, &pp, &p,
+                                       err, sizeof err),
+                     CACORE_OK);
+    ck_assert_int_eq(cacore_plan_preserves_order(p), 1);
+    cacore_plan_free(p);
+    /* a ring allreduce cannot keep the order */
+    pp.algo = CACORE_ALGO_RING;
+    pp.segment_bytes = 64;
+    ck_assert_int_eq(cacore_plan_build(m, 16, rank_node, CACORE_COLL_ALLREDUCE, 0, 1 << 20, 1 << 18,
+                                       &pp, &p, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_int_eq(cacore_plan_preserves_order(p), 0);
+    cacore_plan_free(p);
+    cacore_matrix_free(m);
+}
+END_TEST
+
+START_TEST(bad_inputs_are_errors)
+{
+    cacore_matrix_t *m = racks_matrix(4, 2);
+    int rank_node[4] = {0, 1, 2, 3};
+    cacore_plan_t *p = NULL;
+    char err[256];
+    ck_assert_int_eq(cacore_plan_build(m, 0, rank_node, CACORE_COLL_BCAST, 0, 8, 1, NULL, &p, err,
+                                       sizeof err),
+                     CACORE_ERR_ARG);
+    ck_assert_ptr_null(p);
+    ck_assert_int_eq(cacore_plan_build(m, 4, rank_node, CACORE_COLL_BCAST, 4, 8, 1, NULL, &p, err,
+                                       sizeof err),
+                     CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_plan_build(m, 4, rank_node, (cacore_coll_t) 17, 0, 8, 1, NULL, &p, err,
+                                       sizeof err),
+                     CACORE_ERR_ARG);
+    int bad_nodes[4] = {0, 1, 2, 9}; /* mismatched sizes: node 9 of a 4-node matrix */
+    ck_assert_int_eq(cacore_plan_build(m, 4, bad_nodes, CACORE_COLL_BCAST, 0, 8, 1, NULL, &p, err,
+                                       sizeof err),
+                     CACORE_ERR_ARG);
+    ck_assert_ptr_nonnull(strstr(err, "node 9"));
+    ck_assert_int_eq(cacore_plan_build(NULL, 4, rank_node, CACORE_COLL_BCAST, 0, 8, 1, NULL, &p,
+                                       err, sizeof err),
+                     CACORE_ERR_ARG);
+    cacore_plan_params_t pp;
+    cacore_plan_params_default(&pp);
+    pp.cost.reduce_Bps = 0;
+    ck_assert_int_eq(cacore_plan_build(m, 4, rank_node, CACORE_COLL_REDUCE, 0, 8, 1, &pp, &p, err,
+                                       sizeof err),
+                     CACORE_ERR_ARG);
+    cacore_plan_params_default(&pp);
+    pp.hier.k = 0.0 / 0.0;
+    ck_assert_int_eq(cacore_plan_build(m, 4, rank_node, CACORE_COLL_REDUCE, 0, 8, 1, &pp, &p, err,
+                                       sizeof err),
+                     CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_plan_check(NULL, err, sizeof err), CACORE_ERR_ARG);
+    cacore_matrix_free(m);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("plans");
+    TCase *tc = tcase_create("plans");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, auto_plans_complete, 0, 4);
+    tcase_add_test(tc, forced_patterns_complete);
+    tcase_add_test(tc, order_preservation_is_reported);
+    tcase_add_test(tc, bad_inputs_are_errors);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
