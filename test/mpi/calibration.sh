@@ -7,9 +7,9 @@
 work=$(mktemp -d "${TMPDIR:-/tmp}/cloudaware-calib.XXXXXX")
 trap 'rm -rf "$TEST_LOG" "$work"' EXIT
 prog="$TEST_BUILDDIR/calib_check"
-base=(--mca coll cloudaware,basic,libnbc --mca coll_cloudaware_min_nodes 1
-      --mca coll_cloudaware_test_fake_nodes 3 --mca coll_cloudaware_verbose 10
+common=(--mca coll cloudaware,basic,libnbc --mca coll_cloudaware_min_nodes 1 --mca coll_cloudaware_verbose 10
       --mca coll_cloudaware_calibrate_bandwidth_bytes 262144 --mca coll_cloudaware_calibrate_latency_reps 5)
+base=("${common[@]}" --mca coll_cloudaware_test_fake_nodes 3)
 
 count() { grep -c -- "$1" "$TEST_LOG"; }
 expect_count() {   # PATTERN N
@@ -35,6 +35,14 @@ for mode in lazy eager; do
     done
 done
 echo "ok: 200 communicators, one measurement (lazy/eager x PMIx/PML)"
+
+# Only unmeasured pairs: two halves of 4 nodes calibrate first (1 pair each), then the world
+# measures the 5 pairs its rank 0 does not know.
+ca_mpirun 8 "${common[@]}" --mca coll_cloudaware_test_fake_nodes 4 "$prog" 10 split-first >/dev/null \
+    || fail "split-first"
+expect_in_log "calib_check: 8 ranks, .* 0 failures"
+expect_in_log "calibration of MPI_COMM_WORLD (lazy): measuring 5 of 6 node pairs"
+echo "ok: only unmeasured pairs are measured"
 
 # 2. Cache: the second run measures nothing; the dump is a matrix file.
 cache="$work/cache"

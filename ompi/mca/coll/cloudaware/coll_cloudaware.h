@@ -72,6 +72,15 @@ typedef struct mca_coll_cloudaware_component_t {
     int test_sleep;              /* tests: seconds the leader of test_sleep_node sleeps */
     int test_sleep_node;
     int test_fake_nodes;         /* tests: split each host into this many pretend nodes */
+    /* plan choice (coll_cloudaware_select.c, coll_cloudaware_rules.c, docs/parameters.md) */
+    char *rules_file;
+    double min_gain;             /* the cost model runs a plan only when this much faster */
+    int algorithm;               /* cacore_algo_t */
+    int pattern[3];              /* cacore_pattern_t per level: node, group, top */
+    int segment_size;            /* bytes; 0 = chosen by the cost model */
+    int large_message;           /* bytes from which messages may be pipelined */
+    double k;                    /* discretization factor of the hierarchy */
+    int t_span;                  /* span threshold of the hierarchy */
 
     int output;   /* opal_output stream */
 } mca_coll_cloudaware_component_t;
@@ -94,6 +103,7 @@ typedef struct mca_coll_cloudaware_module_t {
     int num_nodes;                 /* distinct nodes spanned by the communicator */
     bool plans;                    /* cloud-aware plans allowed here (else: fill-only) */
     struct mca_coll_cloudaware_netview_t *net;   /* node map + matrix (calibrate.h) */
+    struct mca_coll_cloudaware_plancache_t *plancache;   /* coll_cloudaware_select.c */
     uint64_t calls[CLOUDAWARE_NCOLLS];     /* calls that reached cloudaware */
     uint64_t fallbacks[CLOUDAWARE_NCOLLS]; /* of those, handed to the previous module */
 } mca_coll_cloudaware_module_t;

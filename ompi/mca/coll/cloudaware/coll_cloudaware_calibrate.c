@@ -509,7 +509,11 @@ out_nomem_exchange:
                                 "coll:cloudaware: calibration of %s: %d nodes known from %s, "
                                 "measured 0 pairs (%.3f s)", comm->c_name, n, h->source, elapsed);
         }
-        if (NULL != c->dump_matrix && '\0' != c->dump_matrix[0] && (measured > 0 || !dumped)) {
+        /* What measured is always written; otherwise a job-wide communicator's matrix, once,
+         * so a sub-communicator's smaller view never overwrites the whole job's. */
+        if (NULL != c->dump_matrix && '\0' != c->dump_matrix[0]
+            && (measured > 0
+                || (!dumped && ompi_comm_size(comm) == ompi_comm_size(&ompi_mpi_comm_world.comm)))) {
             /* Atomic (temp file + rename, 0600): a symlink at the path is replaced, never
              * followed. */
             if (CACORE_OK != cacore_matrix_write_file(net->matrix, c->dump_matrix, err,

@@ -7,6 +7,7 @@
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_exec.h"
+#include "coll_cloudaware_rules.h"
 #include "core/cloudaware_core.h"
 
 #include "ompi/constants.h"
@@ -67,6 +68,14 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .test_sleep = 0,
     .test_sleep_node = -1,
     .test_fake_nodes = 0,
+    .rules_file = NULL,
+    .min_gain = 0.1,
+    .algorithm = CACORE_ALGO_AUTO,
+    .pattern = { CACORE_PAT_AUTO, CACORE_PAT_AUTO, CACORE_PAT_AUTO },
+    .segment_size = 0,
+    .large_message = 65536,
+    .k = 4.0,
+    .t_span = 1,
     .output = -1,
 };
 
@@ -195,6 +204,71 @@ static void register_calibration(mca_coll_cloudaware_component_t *c)
                  OPAL_INFO_LVL_9, &c->test_fake_nodes);
 }
 
+/* Plan choice (docs/rules-format.md, docs/cost-model.md): which plan runs per call. */
+static void register_plan_choice(mca_coll_cloudaware_component_t *c)
+{
+    static const mca_base_var_enum_value_t algos[] = {
+        { CACORE_ALGO_AUTO, "auto" }, { CACORE_ALGO_COOL, "cool" }, { CACORE_ALGO_TREE, "tree" },
+        { CACORE_ALGO_BINOMIAL, "binomial" }, { CACORE_ALGO_RING, "ring" }, { 0, NULL }
+    };
+    static const mca_base_var_enum_value_t patterns[] = {
+        { CACORE_PAT_AUTO, "auto" }, { CACORE_PAT_FLAT, "flat" },
+        { CACORE_PAT_BINOMIAL, "binomial" }, { CACORE_PAT_RECDBL, "recdbl" },
+        { CACORE_PAT_RING, "ring" }, { CACORE_PAT_CHAIN, "chain" },
+        { CACORE_PAT_DUALTREE, "dualtree" }, { 0, NULL }
+    };
+    static const char *const levels[3] = { "node", "group", "top" };
+    static const char *const level_help[3] = {
+        "among the ranks of one node", "among the node leaders of a group",
+        "among the group leaders (every level above the groups)"
+    };
+    char name[64], help[256];
+
+    register_string("rules_file",
+                    "Rules file (docs/rules-format.md): per collective, node count and message "
+                    "size, which plan runs or whether the previous module does. A file with an "
+                    "error is reported once (file:line: problem) and ignored.",
+                    OPAL_INFO_LVL_3, &c->rules_file);
+    mca_base_component_var_register(&c->super.collm_version, "min_gain",
+                                    "Without a rule, a cloud-aware plan runs only when the cost "
+                                    "model predicts it at least this fraction faster than the "
+                                    "binomial baseline (default 0.1); otherwise the previous "
+                                    "module runs, so a uniform network keeps its usual "
+                                    "algorithms.", MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0,
+                                    MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_4,
+                                    MCA_BASE_VAR_SCOPE_ALL, &c->min_gain);
+    register_enum("algorithm",
+                  "Cloud-aware algorithm: auto (default: the best predicted), cool (three "
+                  "levels node/group/top), tree (CMPI Algorithm 4 performance-hierarchy tree), "
+                  "binomial or ring (baselines over ranks, for comparison).",
+                  OPAL_INFO_LVL_5, algos, &c->algorithm);
+    for (int l = 0; l < 3; l++) {
+        snprintf(name, sizeof(name), "pattern_%s", levels[l]);
+        snprintf(help, sizeof(help),
+                 "Pattern of COOL plans %s: auto (default: chosen by the cost model), flat, "
+                 "binomial, recdbl, ring, chain (pipelined) or dualtree (bcast).", level_help[l]);
+        register_enum(name, help, OPAL_INFO_LVL_5, patterns, &c->pattern[l]);
+    }
+    register_int("segment_size",
+                 "Segment size in bytes of pipelined patterns (chain, dualtree) for messages of "
+                 "at least coll_cloudaware_large_message bytes (default 0: chosen by the cost "
+                 "model).", OPAL_INFO_LVL_5, &c->segment_size);
+    register_int("large_message",
+                 "Messages of at least this many bytes may be cut into segments and pipelined "
+                 "(default 65536); smaller ones travel whole.", OPAL_INFO_LVL_5,
+                 &c->large_message);
+    mca_base_component_var_register(&c->super.collm_version, "k",
+                                    "Discretization factor k of the network performance "
+                                    "hierarchy: level(x) = floor(x / (k * min)) (default 4, as "
+                                    "CMPI). Larger k puts more nodes in one group.",
+                                    MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0,
+                                    MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+                                    MCA_BASE_VAR_SCOPE_ALL, &c->k);
+    register_int("t_span",
+                 "Span threshold T_span of the hierarchy's rebalancing (default 1, as CMPI; "
+                 "negative: never rebalance).", OPAL_INFO_LVL_6, &c->t_span);
+}
+
 static int cloudaware_register(void)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
@@ -227,6 +301,7 @@ static int cloudaware_register(void)
                     "A file that cannot be read is reported once and ignored.",
                     OPAL_INFO_LVL_3, &c->matrix_file);
     register_calibration(c);
+    register_plan_choice(c);
     return OMPI_SUCCESS;
 }
 
@@ -235,6 +310,21 @@ static int cloudaware_open(void)
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
 
     /* Invalid values are corrected with a visible warning rather than a failed MPI_Init. */
+    if (!(c->min_gain >= 0.0 && c->min_gain < 1.0)) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_min_gain=%g is invalid (0 <= x < 1); "
+                    "using 0.1", c->min_gain);
+        c->min_gain = 0.1;
+    }
+    if (!(c->k > 1.0)) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_k=%g is invalid (> 1); using 4", c->k);
+        c->k = 4.0;
+    }
+    if (c->segment_size < 0 || c->large_message < 0) {
+        opal_output(0, "coll:cloudaware: negative coll_cloudaware_segment_size or "
+                    "coll_cloudaware_large_message; using the defaults");
+        c->segment_size = 0;
+        c->large_message = 65536;
+    }
     if (c->min_nodes < 1) {
         opal_output(0, "coll:cloudaware: coll_cloudaware_min_nodes=%d is invalid; using 1",
                     c->min_nodes);
@@ -260,6 +350,7 @@ static int cloudaware_close(void)
     int64_t live_requests, live_scheds;
 
     mca_coll_cloudaware_calibrate_finalize();
+    mca_coll_cloudaware_rules_release();
     mca_coll_cloudaware_network_release();
     /* Every communicator is gone by now: anything the executor still holds is a leak (or a
      * persistent request the application never freed). The leak tests grep this line. */

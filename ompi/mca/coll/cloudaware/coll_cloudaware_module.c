@@ -8,6 +8,7 @@
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_exec.h"
 #include "coll_cloudaware_sched.h"
+#include "coll_cloudaware_select.h"
 
 #include "ompi/constants.h"
 #include "ompi/communicator/communicator.h"
@@ -20,6 +21,7 @@ static void cloudaware_module_construct(mca_coll_cloudaware_module_t *m)
     memset(&m->previous, 0, sizeof(m->previous));
     m->num_nodes = 0;
     m->net = NULL;
+    m->plancache = NULL;
     memset(m->calls, 0, sizeof(m->calls));
     memset(m->fallbacks, 0, sizeof(m->fallbacks));
 }
@@ -33,6 +35,7 @@ static void cloudaware_module_destruct(mca_coll_cloudaware_module_t *m)
     }
     CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_RELEASE)
 #undef CLOUDAWARE_RELEASE
+    mca_coll_cloudaware_plancache_free(m);
     mca_coll_cloudaware_netview_free(m->net);
     m->net = NULL;
 }

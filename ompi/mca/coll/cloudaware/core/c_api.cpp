@@ -6,6 +6,7 @@
 #include "matrix.hpp"
 #include "matrix_io.hpp"
 #include "planner.hpp"
+#include "rules.hpp"
 #include "simulate.hpp"
 
 #include <cstdio>
@@ -23,6 +24,10 @@ struct cacore_hierarchy {
 
 struct cacore_plan {
     cacore::Plan p;
+};
+
+struct cacore_rules {
+    cacore::Rules r;
 };
 
 namespace {
@@ -360,5 +365,47 @@ cacore_status_t cacore_plan_check(const cacore_plan_t *p, char *err, size_t errl
 }
 
 void cacore_plan_free(cacore_plan_t *p) { delete p; }
+
+/* ---- rules ---- */
+
+cacore_status_t cacore_rules_read_file(const char *path, cacore_rules_t **out, char *err,
+                                       size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (path == nullptr || out == nullptr) {
+            cacore::fail_arg("cacore_rules_read_file: NULL argument");
+        }
+        *out = new cacore_rules{cacore::read_rules_file(path)};
+    });
+}
+
+cacore_status_t cacore_rules_parse(const char *text, const char *name, cacore_rules_t **out,
+                                   char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (text == nullptr || out == nullptr) {
+            cacore::fail_arg("cacore_rules_parse: NULL argument");
+        }
+        *out = new cacore_rules{cacore::parse_rules(text, name ? name : "<rules>")};
+    });
+}
+
+int cacore_rules_count(const cacore_rules_t *r)
+{
+    return r == nullptr ? 0 : static_cast<int>(r->r.rules.size());
+}
+
+int cacore_rules_lookup(const cacore_rules_t *r, cacore_coll_t coll, int nodes, size_t bytes,
+                        cacore_rule_t *out)
+{
+    const cacore::Rule *rule = (r == nullptr) ? nullptr : r->r.lookup(coll, nodes, bytes);
+    if (rule == nullptr || out == nullptr) {
+        return 0;
+    }
+    *out = rule->action;
+    return 1;
+}
+
+void cacore_rules_free(cacore_rules_t *r) { delete r; }
 
 }  // extern "C"

@@ -210,6 +210,37 @@ cacore_status_t cacore_plan_predict(const cacore_plan_t *p, const cacore_matrix_
 cacore_status_t cacore_plan_check(const cacore_plan_t *p, char *err, size_t errlen);
 void cacore_plan_free(cacore_plan_t *p);
 
+/* ---- Rules file (docs/rules-format.md) --------------------------------------------------------
+ * Per collective, node count and message size: let the cost model decide, force a plan, or leave
+ * the call to the previous module. */
+typedef enum {
+    CACORE_RULE_MODEL = 0,     /* the cost model decides (plan or previous module) */
+    CACORE_RULE_PLAN = 1,      /* run the plan built with these settings */
+    CACORE_RULE_FALLBACK = 2   /* always the previous module */
+} cacore_rule_choice_t;
+
+typedef struct {
+    int choice;                          /* cacore_rule_choice_t */
+    int algo;                            /* cacore_algo_t */
+    int pattern[CACORE_PLAN_LEVELS];     /* cacore_pattern_t; AUTO = not set */
+    size_t segment_bytes;                /* 0 = not set */
+    int line;                            /* line of the rule in its file */
+} cacore_rule_t;
+
+typedef struct cacore_rules cacore_rules_t;
+
+cacore_status_t cacore_rules_read_file(const char *path, cacore_rules_t **out, char *err,
+                                       size_t errlen);
+/* Same, from text in memory; name is used in error messages. */
+cacore_status_t cacore_rules_parse(const char *text, const char *name, cacore_rules_t **out,
+                                   char *err, size_t errlen);
+int cacore_rules_count(const cacore_rules_t *r);
+/* 1 and *out filled when a rule applies (the most specific: exact collective over '*', then the
+ * larger min-nodes, then the larger min-bytes); 0 when none does. */
+int cacore_rules_lookup(const cacore_rules_t *r, cacore_coll_t coll, int nodes, size_t bytes,
+                        cacore_rule_t *out);
+void cacore_rules_free(cacore_rules_t *r);
+
 #ifdef __cplusplus
 }
 #endif

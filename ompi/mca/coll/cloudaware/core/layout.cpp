@@ -61,7 +61,9 @@ Layout::Layout(const PlanInput &in, const HierParams &hp)
         leader[k] = static_cast<int>(k) == root_node ? root : ranks[k][0];
     }
     sub = in.matrix->sub(nodes);
-    hier = build_hierarchy(sub, in.bytes, hp);
+    // Gather-type messages grow towards the root: group by the size a typical upper link carries.
+    const double hier_bytes = is_gather_type(in.coll) ? in.bytes * std::max(1.0, n / 2.0) : in.bytes;
+    hier = build_hierarchy(sub, hier_bytes, hp);
 }
 
 std::vector<int> Layout::ranks_of_group(int l, int g) const

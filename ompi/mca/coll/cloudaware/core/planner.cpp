@@ -85,50 +85,83 @@ struct Best {
     }
 };
 
+bool uses_segments(cacore_coll_t c, const Patterns &pt, int top_class)
+{
+    for (int l = 0; l <= top_class; ++l) {
+        int q = pt[l];
+        if (q == CACORE_PAT_CHAIN || q == CACORE_PAT_DUALTREE ||
+            (q == CACORE_PAT_RING && (c == CACORE_COLL_BCAST || c == CACORE_COLL_REDUCE ||
+                                      c == CACORE_COLL_ALLREDUCE))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Search: a grid over the two upper level classes (the node class binomial) with three segment
+// counts, then the node class, then the segment count, then the upper classes again.
 Plan choose_cool(const PlanInput &in, const Layout &lay, const PlanParams &p)
 {
     const int top_class = std::min(lay.hier.top(), CACORE_PLAN_LEVELS - 1);
-    Patterns pat{};
-    for (int i = 0; i < CACORE_PLAN_LEVELS; ++i) {
-        pat[i] = p.pattern[i] != CACORE_PAT_AUTO ? p.pattern[i]
-                                                 : pattern_candidates(in.coll, i, i == top_class)[0];
-    }
+    auto cands = [&](int lvl) {
+        if (p.pattern[lvl] != CACORE_PAT_AUTO) {
+            return std::vector<int>{p.pattern[lvl]};
+        }
+        if (lvl > top_class) {
+            return std::vector<int>{pattern_candidates(in.coll, lvl, false)[0]};  // level absent
+        }
+        return pattern_candidates(in.coll, lvl, lvl == top_class);
+    };
     auto segs = seg_candidates(in, p);
-    int nsegs = segs[std::min<size_t>(segs.size() - 1, 4)];  // a middle guess, refined below
-    auto eval = [&](const Patterns &pt, int s) {
+    std::vector<int> coarse;
+    for (int s : {4, 16, 64}) {
+        if (std::find(segs.begin(), segs.end(), s) != segs.end()) {
+            coarse.push_back(s);
+        }
+    }
+    if (coarse.empty()) {
+        coarse.push_back(segs.back());
+    }
+    Best best;
+    Patterns best_pat{};
+    int best_segs = 1;
+    auto eval = [&](const Patterns &pt, int nsegs) {
+        int s = uses_segments(in.coll, pt, top_class) ? nsegs : 1;
         Plan pl = build_cool(in, lay, pt, s);
         pl.predicted_s = predict_for(pl, in, p.cost);
-        return pl;
+        if (!best.have || pl.predicted_s < best.plan.predicted_s) {
+            best_pat = pt;
+            best_segs = s;
+            best.offer(std::move(pl));
+        }
     };
-    Best best;
-    best.offer(eval(pat, nsegs));
-    // Coordinate descent: top level class first (largest effect), then down.
-    for (int pass = 0; pass < 2; ++pass) {
-        for (int lvl = CACORE_PLAN_LEVELS - 1; lvl >= 0; --lvl) {
-            if (p.pattern[lvl] != CACORE_PAT_AUTO) {
-                continue;
-            }
-            for (int cand : pattern_candidates(in.coll, lvl, lvl == top_class)) {
-                if (cand == pat[lvl]) {
-                    continue;
+    const int node0 = cands(0)[0];
+    for (int g : cands(1)) {
+        for (int t : cands(2)) {
+            Patterns pt{node0, g, t};
+            if (uses_segments(in.coll, pt, top_class)) {
+                for (int s : coarse) {
+                    eval(pt, s);
                 }
-                Patterns t = pat;
+            } else {
+                eval(pt, 1);
+            }
+        }
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int lvl = 0; lvl < CACORE_PLAN_LEVELS; ++lvl) {
+            for (int cand : cands(lvl)) {
+                Patterns t = best_pat;
                 t[lvl] = cand;
-                Plan pl = eval(t, nsegs);
-                if (pl.predicted_s < best.plan.predicted_s) {
-                    pat = t;
-                    best.offer(std::move(pl));
+                if (t != best_pat) {
+                    eval(t, best_segs);
                 }
             }
         }
-        for (int s : segs) {
-            if (s == nsegs) {
-                continue;
-            }
-            Plan pl = eval(pat, s);
-            if (pl.predicted_s < best.plan.predicted_s) {
-                nsegs = s;
-                best.offer(std::move(pl));
+        if (uses_segments(in.coll, best_pat, top_class)) {
+            const Patterns bp = best_pat;
+            for (int s : segs) {
+                eval(bp, s);
             }
         }
     }
@@ -168,6 +201,13 @@ Plan build_plan(const PlanInput &in, const PlanParams &p)
                 pl.predicted_s = predict_for(pl, in, p.cost);
                 best.offer(std::move(pl));
             }
+        }
+        if (algo == CACORE_ALGO_AUTO && p.pattern[0] == CACORE_PAT_AUTO &&
+            p.pattern[1] == CACORE_PAT_AUTO && p.pattern[2] == CACORE_PAT_AUTO) {
+            // never predict worse than the network-oblivious binomial tree
+            Plan pl = build_binomial(in);
+            pl.predicted_s = predict_for(pl, in, p.cost);
+            best.offer(std::move(pl));
         }
         if (!best.have) {
             fail_arg(std::string("algorithm not available for ") + coll_name(in.coll));

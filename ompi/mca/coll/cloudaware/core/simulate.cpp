@@ -2,6 +2,7 @@
 #include "simulate.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <sstream>
 #include <utility>
@@ -10,11 +11,39 @@
 namespace cacore {
 namespace {
 
-using Runs = std::vector<std::pair<int, int>>;  // half-open rank ranges, in combination order
+// A reduction result, summarised exactly enough to check it in O(1) per combination: how many
+// contributions, a sum of per-rank 64-bit random tags (a contribution counted twice and another
+// missing cannot cancel out except with probability 2^-64), the rank range, and whether the
+// operands were combined left to right in rank order with no gap.
+struct Contrib {
+    int count = 0;
+    int lo = 0, hi = -1;
+    uint64_t tag = 0;
+    bool ordered = true;
+};
+
+uint64_t rank_tag(int r)
+{
+    uint64_t z = static_cast<uint64_t>(r) + 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+Contrib combine(const Contrib &left, const Contrib &right)
+{
+    Contrib c;
+    c.count = left.count + right.count;
+    c.lo = std::min(left.lo, right.lo);
+    c.hi = std::max(left.hi, right.hi);
+    c.tag = left.tag + right.tag;
+    c.ordered = left.ordered && right.ordered && left.hi + 1 == right.lo;
+    return c;
+}
 
 struct Val {
     int block = -1;  // -1 = undefined
-    Runs runs;       // reductions only
+    Contrib red;     // reductions only
 };
 
 struct Msg {
@@ -26,17 +55,6 @@ struct Chan {
     std::vector<Msg> sends;
     size_t recvs_posted = 0;
 };
-
-void append_runs(Runs &dst, const Runs &src)
-{
-    for (const auto &r : src) {
-        if (!dst.empty() && dst.back().second == r.first) {
-            dst.back().second = r.second;
-        } else {
-            dst.push_back(r);
-        }
-    }
-}
 
 class Sim {
 public:
@@ -61,6 +79,7 @@ private:
     int bpr_;
     std::vector<std::vector<std::vector<Val>>> bufs_;
     bool ordered_ = true;
+    uint64_t all_tags_ = 0;
 };
 
 std::string Sim::access(int rank, int b, int first, int n, bool write) const
@@ -119,25 +138,17 @@ std::string Sim::check_final()
             return os.str();
         }
         if (red_) {
-            Runs s = v.runs;
-            std::sort(s.begin(), s.end());
-            int next = 0;
-            for (const auto &run : s) {
-                if (run.first != next) {
-                    std::ostringstream os;
-                    os << "rank " << r << " block " << blk << ": contribution of rank "
-                       << std::min(run.first, next) << (run.first < next ? " reduced twice" : " missing");
-                    return os.str();
-                }
-                next = run.second;
-            }
-            if (next != n) {
+            const Contrib &c = v.red;
+            if (c.count != n || c.tag != all_tags_ || c.lo != 0 || c.hi != n - 1) {
                 std::ostringstream os;
-                os << "rank " << r << " block " << blk << ": contributions from rank " << next
-                   << " on missing";
+                os << "rank " << r << " block " << blk << ": " << c.count << " contributions of "
+                   << n << " ranks: "
+                   << (c.count > n ? "some contribution reduced twice"
+                                   : c.count < n ? "contribution missing"
+                                                 : "a contribution reduced twice and another missing");
                 return os.str();
             }
-            if (v.runs.size() != 1) {
+            if (!c.ordered) {
                 ordered_ = false;
             }
         }
@@ -178,6 +189,9 @@ SimResult Sim::run()
         res.error = "gather-type plan needs nblocks to be a multiple of nranks";
         return res;
     }
+    for (int r = 0; r < n; ++r) {
+        all_tags_ += rank_tag(r);
+    }
     bufs_.assign(n, std::vector<std::vector<Val>>(CACORE_BUF_TMP0 + p_.ntmp, std::vector<Val>(nb)));
     for (int r = 0; r < n; ++r) {
         auto &in = bufs_[r][CACORE_BUF_IN];
@@ -192,7 +206,7 @@ SimResult Sim::run()
             case CACORE_COLL_REDUCE:
             case CACORE_COLL_ALLREDUCE:
                 in[b].block = b;
-                in[b].runs = {{r, r + 1}};
+                in[b].red = Contrib{1, r, r, rank_tag(r), true};
                 break;
             default:
                 if (own_part(r, b, 1)) {
@@ -272,15 +286,8 @@ SimResult Sim::run()
                                 res.error = fail_at(r, s, "reduces into undefined block " + std::to_string(b));
                                 return res;
                             }
-                            Runs out;
-                            if (s.src_first) {
-                                out = src[b].runs;
-                                append_runs(out, dst[b].runs);
-                            } else {
-                                out = dst[b].runs;
-                                append_runs(out, src[b].runs);
-                            }
-                            dst[b].runs = std::move(out);
+                            dst[b].red = s.src_first ? combine(src[b].red, dst[b].red)
+                                                     : combine(dst[b].red, src[b].red);
                         }
                     }
                 }

@@ -114,6 +114,36 @@ SubTree build(const Hierarchy &h, int root, int top, const LinkFn &link)
         if (down.empty()) {
             continue;
         }
+        if (t.size() == 1 && down.size() > 1) {
+            // Only the root is up: merging DOWN into one subtree below it would add a
+            // store-and-forward level. Merge the root's own tree along (the two smallest trees
+            // first; the root always stays on top), which gives a binomial-shaped tree.
+            while (!down.empty()) {
+                std::stable_sort(down.begin(), down.end(),
+                                 [](const SubTree &a, const SubTree &b) { return a.size() < b.size(); });
+                SubTree &a = down[0];
+                if (t.size() <= down[std::min<size_t>(1, down.size() - 1)].size() || down.size() == 1) {
+                    // the root's tree is among the two smallest: the smallest subtree joins it
+                    int d = a.node[0];
+                    double best = link(d, t.node[0]);
+                    for (int x : a.node) {
+                        if (link(x, t.node[0]) < best) {
+                            best = link(x, t.node[0]);
+                            d = x;
+                        }
+                    }
+                    reroot_at(a, d);
+                    attach(t, 0, a);
+                    down.erase(down.begin());
+                } else {
+                    std::vector<SubTree> two{down[0], down[1]};
+                    adjust_down(two, 1, link);
+                    down.erase(down.begin(), down.begin() + 2);
+                    down.push_back(std::move(two[0]));
+                }
+            }
+            continue;
+        }
         adjust_down(down, t.size(), link);
         std::stable_sort(down.begin(), down.end(),
                          [](const SubTree &a, const SubTree &b) { return a.size() > b.size(); });

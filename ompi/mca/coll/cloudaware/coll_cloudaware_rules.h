@@ -1,0 +1,21 @@
+/*
+ * The rules file named by coll_cloudaware_rules_file (docs/rules-format.md), loaded once per
+ * process. The parser lives in the model core (core/rules.cpp).
+ */
+#ifndef MCA_COLL_CLOUDAWARE_RULES_H
+#define MCA_COLL_CLOUDAWARE_RULES_H
+
+#include "coll_cloudaware.h"
+#include "core/cloudaware_core.h"
+
+BEGIN_C_DECLS
+
+/* true and *rule filled when a rule applies to the call; false without a (usable) rules file or
+ * matching rule. */
+bool mca_coll_cloudaware_rules_lookup(cacore_coll_t coll, int nodes, size_t bytes,
+                                      cacore_rule_t *rule);
+void mca_coll_cloudaware_rules_release(void);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_CLOUDAWARE_RULES_H */

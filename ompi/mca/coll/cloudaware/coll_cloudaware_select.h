@@ -1,0 +1,37 @@
+/*
+ * Choosing, per call, whether a cloud-aware plan runs and which one (issue: collectives).
+ *
+ * Order of authority: (a) the rules file (coll_cloudaware_rules_file), (b) the cost model, which
+ * runs the cloud-aware plan only when it is predicted at least coll_cloudaware_min_gain faster
+ * than the binomial baseline (our stand-in for what the previous module would do), (c) the
+ * previous module. Everything the choice reads is identical on every rank of the communicator
+ * (the agreed matrix, the call's byte size, root and op), so every rank chooses alike.
+ */
+#ifndef MCA_COLL_CLOUDAWARE_SELECT_H
+#define MCA_COLL_CLOUDAWARE_SELECT_H
+
+#include "coll_cloudaware.h"
+#include "core/cloudaware_core.h"
+
+BEGIN_C_DECLS
+
+typedef struct {
+    cacore_coll_t coll;
+    int root;            /* -1 where the collective has none */
+    size_t bytes;        /* per rank: the whole buffer for bcast/reduce/allreduce, one rank's
+                            block for gather/scatter/allgather */
+    size_t count;        /* elements matching bytes */
+    bool commutative;    /* reduce/allreduce: the op; true otherwise */
+} mca_coll_cloudaware_call_t;
+
+/* The plan to run for this call, or NULL for the previous module. Plans are built once per
+ * (collective, root, size class) and cached in the module. */
+const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
+                                                struct ompi_communicator_t *comm,
+                                                const mca_coll_cloudaware_call_t *call);
+
+void mca_coll_cloudaware_plancache_free(mca_coll_cloudaware_module_t *m);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_CLOUDAWARE_SELECT_H */
