@@ -587,10 +587,18 @@ int cmd_plan(const Args &a)
     const double binom = predict_for(build_binomial(in), in, pp.cost);
     double ring = -1;
     if (ring_applies(in.coll)) {
-        PlanParams rp = pp;
-        rp.algo = CACORE_ALGO_RING;
-        rp.pattern = {CACORE_PAT_AUTO, CACORE_PAT_AUTO, CACORE_PAT_AUTO};
-        ring = build_plan(in, rp).predicted_s;
+        // the ring baseline with its best segment count (not simulated: a ring over thousands of
+        // ranks has millions of steps; the unit tests check ring plans)
+        for (int s : {1, 4, 8, 16, 32, 64, 128}) {
+            if (s > 1 && in.bytes / s < 8192) {
+                break;
+            }
+            double t = predict_for(build_ring(in, s), in, pp.cost);
+            ring = ring < 0 ? t : std::min(ring, t);
+            if (in.coll == CACORE_COLL_ALLGATHER) {
+                break;
+            }
+        }
     }
     long mc = a.has("montecarlo") ? parse_int(a.get("montecarlo"), "montecarlo") : 0;
     double mc_best = 0, mc_median = 0;

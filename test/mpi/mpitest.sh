@@ -25,7 +25,13 @@ ca_mpirun() {
     return $rc
 }
 
+# Prints the end of the last job's output (per-call verbose lines left out) and fails.
 fail() {
+    if [ -s "$TEST_LOG" ]; then
+        echo "--- last job's output (end) ---"
+        grep -v "coll:cloudaware: [a-z_]* of [0-9]* bytes" "$TEST_LOG" | tail -n 40
+        echo "---"
+    fi
     echo "FAIL: $*"
     exit 1
 }

@@ -9,10 +9,10 @@
 work=$(mktemp -d "${TMPDIR:-/tmp}/cloudaware-plans.XXXXXX")
 trap 'rm -rf "$TEST_LOG" "$work"' EXIT
 prog="$TEST_BUILDDIR/coll_check"
-fake=(--mca coll cloudaware,basic --mca coll_cloudaware_test_fake_nodes 4)
+fake=(--mca coll_cloudaware_test_fake_nodes 4)
 
 # The pretend nodes' names, as the component sees them: from a quick calibration's dump.
-ca_mpirun 4 "${fake[@]}" --mca coll_cloudaware_calibrate_bandwidth_bytes 4096 \
+ca_mpirun 4 --mca coll cloudaware,basic "${fake[@]}" --mca coll_cloudaware_calibrate_bandwidth_bytes 4096 \
     --mca coll_cloudaware_dump_matrix "$work/measured.matrix" "$prog" --quick >/dev/null \
     || fail "calibration run failed"
 mapfile -t hosts < <(sed -n 's/^host //p' "$work/measured.matrix")
@@ -37,14 +37,16 @@ mapfile -t hosts < <(sed -n 's/^host //p' "$work/measured.matrix")
     echo "end"
 } >"$work/racks.matrix"
 plans=("${fake[@]}" --mca coll_cloudaware_matrix_file "$work/racks.matrix"
-       --mca coll_cloudaware_calibrate off --mca coll_cloudaware_verbose 10)
+       --mca coll_cloudaware_calibrate off)
 
 # run NAME MPIRUN-ARGS... : coll_check passes and each collective in $colls ran a plan.
 colls="bcast reduce allreduce gather scatter allgather"
 run() {
     local name=$1
     shift
-    ca_mpirun 7 "${plans[@]}" "$@" "$prog" ${large:-} >/dev/null || fail "$name: coll_check failed"
+    ca_mpirun 7 --mca coll cloudaware,basic "${plans[@]}" --mca coll_cloudaware_verbose 10 "$@" \
+        "$prog" ${large:-} >/dev/null \
+        || fail "$name: coll_check failed"
     expect_in_log "coll_check: 7 ranks, .* 0 failures"
     for coll in $colls; do
         grep -q "coll:cloudaware: $coll of [0-9]* bytes: [a-z]* .*(.*predicted" "$TEST_LOG" \
@@ -75,9 +77,25 @@ run "documented rules file" --mca coll_cloudaware_rules_file "$TEST_SRCDIR/../..
 expect_in_log "loaded rules file .*rules.conf (6 rules)"
 expect_in_log "gather of [0-9]* bytes: tree (CMPI Alg. 4).*(rules file line 11"
 
+# The nonblocking and persistent forms run plans too, also where libnbc provides those slots.
+for list in cloudaware,basic cloudaware,basic,libnbc; do
+    ca_mpirun 7 --mca coll $list "${plans[@]}" --mca coll_cloudaware_min_gain 0 \
+        --mca coll_cloudaware_verbose 50 "$TEST_BUILDDIR/nbc_check" >/dev/null \
+        || fail "nbc_check failed with plans ($list)"
+    expect_in_log "nbc_check: 7 ranks, .* 0 failures"
+    for coll in bcast reduce allreduce gather scatter allgather; do
+        expect_in_log "coll:cloudaware: i$coll of [0-9]* bytes (root [-0-9]*): \(cool\|tree\|binomial\|ring\)"
+        expect_in_log "coll:cloudaware: ${coll}_init of [0-9]* bytes (root [-0-9]*): \(cool\|tree\|binomial\|ring\)"
+    done
+    ca_mpirun 7 --mca coll $list "${plans[@]}" --mca coll_cloudaware_min_gain 0 \
+        "$TEST_BUILDDIR/nbc_semantics" >/dev/null || fail "nbc_semantics failed with plans ($list)"
+    expect_in_log "nbc_semantics: 7 ranks, 0 failures"
+    echo "ok: nonblocking and persistent plans ($list)"
+done
+
 # A broken rules file: one line naming file, line and problem; the cost model decides instead.
 printf 'cloudaware-rules 1\nbcast 2 0 cool top=fast\n' >"$work/bad.rules"
-ca_mpirun 7 "${plans[@]}" --mca coll_cloudaware_rules_file "$work/bad.rules" "$prog" --quick \
+ca_mpirun 7 --mca coll cloudaware,basic "${plans[@]}" --mca coll_cloudaware_rules_file "$work/bad.rules" "$prog" --quick \
     >/dev/null || fail "bad rules file: coll_check failed"
 expect_in_log "coll_check: 7 ranks, .* 0 failures"
 [ "$(grep -c "ignoring coll_cloudaware_rules_file: $work/bad.rules:2: unknown pattern 'fast'" "$TEST_LOG")" -eq 1 ] \

@@ -87,12 +87,17 @@ typedef struct mca_coll_cloudaware_component_t {
 
 OMPI_MODULE_DECLSPEC extern mca_coll_cloudaware_component_t mca_coll_cloudaware_component;
 
-/* The previous provider of one collective on a communicator: called whenever cloudaware has no
- * better plan. The module pointer is retained while we hold it. */
+/* The previous provider of each collective on a communicator, in its three forms (blocking,
+ * nonblocking, persistent): called whenever cloudaware has no better plan. Module pointers are
+ * retained while we hold them; NULL module = our own simple schedule is the provider. */
 typedef struct {
-#define CLOUDAWARE_FALLBACK_FIELD(name, id) \
-    mca_coll_base_module_##name##_fn_t name; \
-    mca_coll_base_module_t *name##_module;
+#define CLOUDAWARE_FALLBACK_FIELD(name, id)                        \
+    mca_coll_base_module_##name##_fn_t name;                       \
+    mca_coll_base_module_t *name##_module;                         \
+    mca_coll_base_module_i##name##_fn_t i##name;                   \
+    mca_coll_base_module_t *i##name##_module;                      \
+    mca_coll_base_module_##name##_init_fn_t name##_init;           \
+    mca_coll_base_module_t *name##_init_module;
     CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_FALLBACK_FIELD)
 #undef CLOUDAWARE_FALLBACK_FIELD
 } mca_coll_cloudaware_fallback_t;
@@ -124,26 +129,43 @@ void mca_coll_cloudaware_network_release(void);
 /* coll_cloudaware_nodes.c */
 int mca_coll_cloudaware_count_nodes(struct ompi_communicator_t *comm);
 
-/* coll_cloudaware_dispatch.c: the overridden entry points */
-int mca_coll_cloudaware_bcast(void *buff, int count, struct ompi_datatype_t *datatype, int root,
-                              struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
-int mca_coll_cloudaware_reduce(const void *sbuf, void *rbuf, int count,
-                               struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
-                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
-int mca_coll_cloudaware_allreduce(const void *sbuf, void *rbuf, int count,
-                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                  struct ompi_communicator_t *comm,
-                                  mca_coll_base_module_t *module);
-int mca_coll_cloudaware_gather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                               void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root,
-                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
-int mca_coll_cloudaware_scatter(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                                void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root,
-                                struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
-int mca_coll_cloudaware_allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                                  void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
-                                  struct ompi_communicator_t *comm,
-                                  mca_coll_base_module_t *module);
+/* coll_cloudaware_dispatch.c: the entry points of the six collectives, blocking
+ * (mca_coll_cloudaware_<name>), nonblocking (mca_coll_cloudaware_planned_i<name>) and persistent
+ * (mca_coll_cloudaware_planned_<name>_init): a plan, or the previous provider of that form. */
+#define CLOUDAWARE_COMM_ARGS struct ompi_communicator_t *comm
+#define CLOUDAWARE_NB_ARGS struct ompi_communicator_t *comm, ompi_request_t **request
+#define CLOUDAWARE_INIT_ARGS \
+    struct ompi_communicator_t *comm, struct ompi_info_t *info, ompi_request_t **request
+#define CLOUDAWARE_PARAMS_BCAST \
+    void *buff, int count, struct ompi_datatype_t *datatype, int root
+#define CLOUDAWARE_PARAMS_REDUCE \
+    const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype, \
+    struct ompi_op_t *op, int root
+#define CLOUDAWARE_PARAMS_ALLREDUCE \
+    const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype, \
+    struct ompi_op_t *op
+#define CLOUDAWARE_PARAMS_GATHER \
+    const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount, \
+    struct ompi_datatype_t *rdtype, int root
+#define CLOUDAWARE_PARAMS_SCATTER \
+    const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount, \
+    struct ompi_datatype_t *rdtype, int root
+#define CLOUDAWARE_PARAMS_ALLGATHER \
+    const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount, \
+    struct ompi_datatype_t *rdtype
+#define CLOUDAWARE_DECLARE_DISPATCH(name, params)                                                 \
+    int mca_coll_cloudaware_##name(params, CLOUDAWARE_COMM_ARGS, mca_coll_base_module_t *module); \
+    int mca_coll_cloudaware_planned_i##name(params, CLOUDAWARE_NB_ARGS,                           \
+                                            mca_coll_base_module_t *module);                      \
+    int mca_coll_cloudaware_planned_##name##_init(params, CLOUDAWARE_INIT_ARGS,                   \
+                                                  mca_coll_base_module_t *module);
+CLOUDAWARE_DECLARE_DISPATCH(bcast, CLOUDAWARE_PARAMS_BCAST)
+CLOUDAWARE_DECLARE_DISPATCH(reduce, CLOUDAWARE_PARAMS_REDUCE)
+CLOUDAWARE_DECLARE_DISPATCH(allreduce, CLOUDAWARE_PARAMS_ALLREDUCE)
+CLOUDAWARE_DECLARE_DISPATCH(gather, CLOUDAWARE_PARAMS_GATHER)
+CLOUDAWARE_DECLARE_DISPATCH(scatter, CLOUDAWARE_PARAMS_SCATTER)
+CLOUDAWARE_DECLARE_DISPATCH(allgather, CLOUDAWARE_PARAMS_ALLGATHER)
+#undef CLOUDAWARE_DECLARE_DISPATCH
 
 END_C_DECLS
 

@@ -1,7 +1,8 @@
 /*
- * The overridden collectives' entry points. Each one describes its call and asks one place,
+ * The entry points of the six cloud-aware collectives, in their three forms (blocking,
+ * nonblocking, persistent). Each describes its call and asks one place,
  * mca_coll_cloudaware_select() (coll_cloudaware_select.c), for a plan; with a plan the executor
- * runs it, otherwise the call goes to the saved previous module, unchanged.
+ * runs it the way the form asks, otherwise the call goes to the previous provider of that form.
  *
  * The description uses only what MPI requires to agree across ranks: the byte size of the data
  * (type signatures match even where datatypes differ), the root, the op. So every rank gets the
@@ -40,8 +41,10 @@ static mca_coll_cloudaware_call_t describe(cacore_coll_t coll, int root, int cou
 /* The plan for this call, or NULL; counts calls and fallbacks for the verbose summary. */
 static const cacore_plan_t *choose(mca_coll_cloudaware_module_t *m,
                                    struct ompi_communicator_t *comm,
-                                   const mca_coll_cloudaware_call_t *call)
+                                   const mca_coll_cloudaware_call_t *call, ca_run_mode_t how)
 {
+    static const char *const form_prefix[] = { "", "i", "" };
+    static const char *const form_suffix[] = { "", "", "_init" };
     const cacore_plan_t *plan = mca_coll_cloudaware_select(m, comm, call);
 
     m->calls[call->coll]++;
@@ -49,34 +52,32 @@ static const cacore_plan_t *choose(mca_coll_cloudaware_module_t *m,
         m->fallbacks[call->coll]++;
     }
     opal_output_verbose(CLOUDAWARE_VERBOSE_CALL, mca_coll_cloudaware_component.output,
-                        "coll:cloudaware: %s of %zu bytes (root %d): %s",
-                        mca_coll_cloudaware_coll_names[call->coll], call->bytes, call->root,
-                        plan ? cacore_plan_describe(plan) : "previous module");
+                        "coll:cloudaware: %s%s%s of %zu bytes (root %d): %s", form_prefix[how],
+                        mca_coll_cloudaware_coll_names[call->coll], form_suffix[how], call->bytes,
+                        call->root, plan ? cacore_plan_describe(plan) : "previous module");
     return plan;
 }
 
-static int run(const cacore_plan_t *plan, const void *sbuf, void *rbuf, int count,
-               struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-               struct ompi_communicator_t *comm)
-{
-    int rank = ompi_comm_rank(comm);
-
-    return mca_coll_cloudaware_run_plan(cacore_plan_coll(plan), cacore_plan_steps(plan, rank),
-                                        (size_t) cacore_plan_nsteps(plan, rank),
-                                        cacore_plan_nblocks(plan), cacore_plan_ntmp(plan), sbuf,
-                                        rbuf, count, dtype, op, comm, NULL);
-}
-
 /* Gather, scatter and allgather plans move one datatype per rank. Where a rank's two sides
- * differ (sendtype/count vs recvtype/count), its own block is copied locally and the plan runs
- * "in place" on the side that travels. */
+ * differ (sendtype/count vs recvtype/count), the schedule first copies the rank's own block
+ * locally and the plan then runs "in place" on the side that travels. Being a step of the
+ * schedule, the copy happens at every MPI_Start of a persistent request too. */
+typedef struct {
+    const void *src;
+    int scount;
+    struct ompi_datatype_t *sdtype;
+    void *dst;
+    int dcount;
+    struct ompi_datatype_t *ddtype;
+} own_copy_t;
+
 static bool same_sides(int scount, struct ompi_datatype_t *sdtype, int rcount,
                        struct ompi_datatype_t *rdtype)
 {
     return scount == rcount && sdtype == rdtype;
 }
 
-static char *rank_block(void *buf, int rank, int count, struct ompi_datatype_t *dtype)
+static char *rank_block(const void *buf, int rank, int count, struct ompi_datatype_t *dtype)
 {
     ptrdiff_t lb, extent;
 
@@ -84,132 +85,173 @@ static char *rank_block(void *buf, int rank, int count, struct ompi_datatype_t *
     return (char *) buf + (ptrdiff_t) rank * count * extent;
 }
 
-int mca_coll_cloudaware_bcast(void *buff, int count, struct ompi_datatype_t *datatype, int root,
-                              struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+/* Runs the plan (after the own-block copy, if any) the way `how` says. */
+static int run(const cacore_plan_t *plan, const own_copy_t *copy, const void *sbuf, void *rbuf,
+               int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+               struct ompi_communicator_t *comm, ca_run_mode_t how, ompi_request_t **request)
 {
-    mca_coll_cloudaware_module_t *m = (mca_coll_cloudaware_module_t *) module;
+    int rank = ompi_comm_rank(comm);
+    ca_sched_t *s = ca_sched_new(comm);
+
+    if (NULL == s) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    if (NULL != copy) {
+        ca_sched_copy(s, ca_user(copy->src), (size_t) copy->scount, copy->sdtype,
+                      ca_user(copy->dst), (size_t) copy->dcount, copy->ddtype);
+        ca_sched_round(s);
+    }
+    return ca_sched_finish(s,
+                           mca_coll_cloudaware_plan_to_sched(
+                               s, cacore_plan_coll(plan), cacore_plan_steps(plan, rank),
+                               (size_t) cacore_plan_nsteps(plan, rank), cacore_plan_nblocks(plan),
+                               cacore_plan_ntmp(plan), sbuf, rbuf, count, dtype, op),
+                           how, request);
+}
+
+
+/* The previous provider of one collective in the form `how`. */
+#define PREVIOUS(name, how, args)                                                               \
+    ((CA_RUN_BLOCKING == (how))                                                                 \
+         ? m->previous.name(args, comm, m->previous.name##_module)                              \
+         : (CA_RUN_NONBLOCKING == (how))                                                        \
+               ? m->previous.i##name(args, comm, request, m->previous.i##name##_module)         \
+               : m->previous.name##_init(args, comm, info, request,                             \
+                                          m->previous.name##_init_module))
+
+/* The three entry points of one collective, all through name##_any(). */
+#define ENTRY_POINTS(name, PARAMS, args)                                                        \
+    int mca_coll_cloudaware_##name(PARAMS, struct ompi_communicator_t *comm,                    \
+                                   mca_coll_base_module_t *module)                              \
+    {                                                                                           \
+        return name##_any(args, comm, CA_RUN_BLOCKING, NULL, NULL,                              \
+                          (mca_coll_cloudaware_module_t *) module);                             \
+    }                                                                                           \
+    int mca_coll_cloudaware_planned_i##name(PARAMS, struct ompi_communicator_t *comm,           \
+                                            ompi_request_t **request,                           \
+                                            mca_coll_base_module_t *module)                     \
+    {                                                                                           \
+        return name##_any(args, comm, CA_RUN_NONBLOCKING, NULL, request,                        \
+                          (mca_coll_cloudaware_module_t *) module);                             \
+    }                                                                                           \
+    int mca_coll_cloudaware_planned_##name##_init(PARAMS, struct ompi_communicator_t *comm,     \
+                                                  struct ompi_info_t *info,                     \
+                                                  ompi_request_t **request,                     \
+                                                  mca_coll_base_module_t *module)               \
+    {                                                                                           \
+        return name##_any(args, comm, CA_RUN_PERSISTENT, info, request,                         \
+                          (mca_coll_cloudaware_module_t *) module);                             \
+    }
+
+#define ANY_ARGS                                                                                \
+    struct ompi_communicator_t *comm, ca_run_mode_t how, struct ompi_info_t *info,             \
+        ompi_request_t **request, mca_coll_cloudaware_module_t *m
+
+#define BCAST_ARGS buff, count, datatype, root
+static int bcast_any(CLOUDAWARE_PARAMS_BCAST, ANY_ARGS)
+{
     mca_coll_cloudaware_call_t call = describe(CACORE_COLL_BCAST, root, count, datatype, NULL);
-    const cacore_plan_t *plan = choose(m, comm, &call);
+    const cacore_plan_t *plan = choose(m, comm, &call, how);
 
     if (NULL != plan) {
-        return run(plan, NULL, buff, count, datatype, NULL, comm);
+        return run(plan, NULL, NULL, buff, count, datatype, NULL, comm, how, request);
     }
-    return m->previous.bcast(buff, count, datatype, root, comm, m->previous.bcast_module);
+    return PREVIOUS(bcast, how, BCAST_ARGS);
 }
+ENTRY_POINTS(bcast, CLOUDAWARE_PARAMS_BCAST, BCAST_ARGS)
 
-int mca_coll_cloudaware_reduce(const void *sbuf, void *rbuf, int count,
-                               struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
-                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+#define REDUCE_ARGS sbuf, rbuf, count, dtype, op, root
+static int reduce_any(CLOUDAWARE_PARAMS_REDUCE, ANY_ARGS)
 {
-    mca_coll_cloudaware_module_t *m = (mca_coll_cloudaware_module_t *) module;
     mca_coll_cloudaware_call_t call = describe(CACORE_COLL_REDUCE, root, count, dtype, op);
-    const cacore_plan_t *plan = choose(m, comm, &call);
+    const cacore_plan_t *plan = choose(m, comm, &call, how);
 
     if (NULL != plan) {
-        return run(plan, sbuf, rbuf, count, dtype, op, comm);
+        return run(plan, NULL, sbuf, rbuf, count, dtype, op, comm, how, request);
     }
-    return m->previous.reduce(sbuf, rbuf, count, dtype, op, root, comm,
-                              m->previous.reduce_module);
+    return PREVIOUS(reduce, how, REDUCE_ARGS);
 }
+ENTRY_POINTS(reduce, CLOUDAWARE_PARAMS_REDUCE, REDUCE_ARGS)
 
-int mca_coll_cloudaware_allreduce(const void *sbuf, void *rbuf, int count,
-                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                  struct ompi_communicator_t *comm,
-                                  mca_coll_base_module_t *module)
+#define ALLREDUCE_ARGS sbuf, rbuf, count, dtype, op
+static int allreduce_any(CLOUDAWARE_PARAMS_ALLREDUCE, ANY_ARGS)
 {
-    mca_coll_cloudaware_module_t *m = (mca_coll_cloudaware_module_t *) module;
     mca_coll_cloudaware_call_t call = describe(CACORE_COLL_ALLREDUCE, -1, count, dtype, op);
-    const cacore_plan_t *plan = choose(m, comm, &call);
+    const cacore_plan_t *plan = choose(m, comm, &call, how);
 
     if (NULL != plan) {
-        return run(plan, sbuf, rbuf, count, dtype, op, comm);
+        return run(plan, NULL, sbuf, rbuf, count, dtype, op, comm, how, request);
     }
-    return m->previous.allreduce(sbuf, rbuf, count, dtype, op, comm,
-                                 m->previous.allreduce_module);
+    return PREVIOUS(allreduce, how, ALLREDUCE_ARGS);
 }
+ENTRY_POINTS(allreduce, CLOUDAWARE_PARAMS_ALLREDUCE, ALLREDUCE_ARGS)
 
-/* The root describes the call by its receive side, the others by their send side: equal in
+/* The root describes a gather by its receive side, the others by their send side: equal in
  * bytes by MPI's type-matching rules. */
-int mca_coll_cloudaware_gather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                               void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root,
-                               struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+#define GATHER_ARGS sbuf, scount, sdtype, rbuf, rcount, rdtype, root
+static int gather_any(CLOUDAWARE_PARAMS_GATHER, ANY_ARGS)
 {
-    mca_coll_cloudaware_module_t *m = (mca_coll_cloudaware_module_t *) module;
-    int rank = ompi_comm_rank(comm), rc;
+    int rank = ompi_comm_rank(comm);
     bool is_root = (rank == root);
-    mca_coll_cloudaware_call_t call = is_root ? describe(CACORE_COLL_GATHER, root, rcount, rdtype, NULL)
-                                              : describe(CACORE_COLL_GATHER, root, scount, sdtype, NULL);
-    const cacore_plan_t *plan = choose(m, comm, &call);
+    own_copy_t copy = { sbuf, scount, sdtype, rank_block(rbuf, rank, rcount, rdtype), rcount,
+                        rdtype };
+    mca_coll_cloudaware_call_t call = is_root
+        ? describe(CACORE_COLL_GATHER, root, rcount, rdtype, NULL)
+        : describe(CACORE_COLL_GATHER, root, scount, sdtype, NULL);
+    const cacore_plan_t *plan = choose(m, comm, &call, how);
 
     if (NULL == plan) {
-        return m->previous.gather(sbuf, scount, sdtype, rbuf, rcount, rdtype, root, comm,
-                                  m->previous.gather_module);
+        return PREVIOUS(gather, how, GATHER_ARGS);
     }
     if (!is_root) {
-        return run(plan, sbuf, NULL, scount, sdtype, NULL, comm);
+        return run(plan, NULL, sbuf, NULL, scount, sdtype, NULL, comm, how, request);
     }
     if (MPI_IN_PLACE != sbuf && !same_sides(scount, sdtype, rcount, rdtype)) {
-        rc = ompi_datatype_sndrcv(sbuf, scount, sdtype, rank_block(rbuf, rank, rcount, rdtype),
-                                  rcount, rdtype);
-        if (OMPI_SUCCESS != rc) {
-            return rc;
-        }
-        sbuf = MPI_IN_PLACE;
+        return run(plan, &copy, MPI_IN_PLACE, rbuf, rcount, rdtype, NULL, comm, how, request);
     }
-    return run(plan, sbuf, rbuf, rcount, rdtype, NULL, comm);
+    return run(plan, NULL, sbuf, rbuf, rcount, rdtype, NULL, comm, how, request);
 }
+ENTRY_POINTS(gather, CLOUDAWARE_PARAMS_GATHER, GATHER_ARGS)
 
-int mca_coll_cloudaware_scatter(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                                void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root,
-                                struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+#define SCATTER_ARGS sbuf, scount, sdtype, rbuf, rcount, rdtype, root
+static int scatter_any(CLOUDAWARE_PARAMS_SCATTER, ANY_ARGS)
 {
-    mca_coll_cloudaware_module_t *m = (mca_coll_cloudaware_module_t *) module;
-    int rank = ompi_comm_rank(comm), rc;
+    int rank = ompi_comm_rank(comm);
     bool is_root = (rank == root);
-    mca_coll_cloudaware_call_t call = is_root ? describe(CACORE_COLL_SCATTER, root, scount, sdtype, NULL)
-                                              : describe(CACORE_COLL_SCATTER, root, rcount, rdtype, NULL);
-    const cacore_plan_t *plan = choose(m, comm, &call);
+    own_copy_t copy = { rank_block(sbuf, rank, scount, sdtype), scount, sdtype, rbuf, rcount,
+                        rdtype };
+    mca_coll_cloudaware_call_t call = is_root
+        ? describe(CACORE_COLL_SCATTER, root, scount, sdtype, NULL)
+        : describe(CACORE_COLL_SCATTER, root, rcount, rdtype, NULL);
+    const cacore_plan_t *plan = choose(m, comm, &call, how);
 
     if (NULL == plan) {
-        return m->previous.scatter(sbuf, scount, sdtype, rbuf, rcount, rdtype, root, comm,
-                                   m->previous.scatter_module);
+        return PREVIOUS(scatter, how, SCATTER_ARGS);
     }
     if (!is_root) {
-        return run(plan, NULL, rbuf, rcount, rdtype, NULL, comm);
+        return run(plan, NULL, NULL, rbuf, rcount, rdtype, NULL, comm, how, request);
     }
-    if (MPI_IN_PLACE == rbuf || same_sides(scount, sdtype, rcount, rdtype)) {
-        return run(plan, sbuf, rbuf, scount, sdtype, NULL, comm);
+    if (MPI_IN_PLACE != rbuf && !same_sides(scount, sdtype, rcount, rdtype)) {
+        return run(plan, &copy, sbuf, MPI_IN_PLACE, scount, sdtype, NULL, comm, how, request);
     }
-    rc = run(plan, sbuf, MPI_IN_PLACE, scount, sdtype, NULL, comm);
-    if (OMPI_SUCCESS != rc) {
-        return rc;
-    }
-    return ompi_datatype_sndrcv(rank_block((void *) sbuf, rank, scount, sdtype), scount, sdtype,
-                                rbuf, rcount, rdtype);
+    return run(plan, NULL, sbuf, rbuf, scount, sdtype, NULL, comm, how, request);
 }
+ENTRY_POINTS(scatter, CLOUDAWARE_PARAMS_SCATTER, SCATTER_ARGS)
 
-int mca_coll_cloudaware_allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                                  void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
-                                  struct ompi_communicator_t *comm,
-                                  mca_coll_base_module_t *module)
+#define ALLGATHER_ARGS sbuf, scount, sdtype, rbuf, rcount, rdtype
+static int allgather_any(CLOUDAWARE_PARAMS_ALLGATHER, ANY_ARGS)
 {
-    mca_coll_cloudaware_module_t *m = (mca_coll_cloudaware_module_t *) module;
     mca_coll_cloudaware_call_t call = describe(CACORE_COLL_ALLGATHER, -1, rcount, rdtype, NULL);
-    const cacore_plan_t *plan = choose(m, comm, &call);
-    int rc;
+    const cacore_plan_t *plan = choose(m, comm, &call, how);
+    own_copy_t copy = { sbuf, scount, sdtype, rank_block(rbuf, ompi_comm_rank(comm), rcount, rdtype),
+                        rcount, rdtype };
 
     if (NULL == plan) {
-        return m->previous.allgather(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm,
-                                     m->previous.allgather_module);
+        return PREVIOUS(allgather, how, ALLGATHER_ARGS);
     }
     if (MPI_IN_PLACE != sbuf && !same_sides(scount, sdtype, rcount, rdtype)) {
-        rc = ompi_datatype_sndrcv(sbuf, scount, sdtype,
-                                  rank_block(rbuf, ompi_comm_rank(comm), rcount, rdtype), rcount,
-                                  rdtype);
-        if (OMPI_SUCCESS != rc) {
-            return rc;
-        }
-        sbuf = MPI_IN_PLACE;
+        return run(plan, &copy, MPI_IN_PLACE, rbuf, rcount, rdtype, NULL, comm, how, request);
     }
-    return run(plan, sbuf, rbuf, rcount, rdtype, NULL, comm);
+    return run(plan, NULL, sbuf, rbuf, rcount, rdtype, NULL, comm, how, request);
 }
+ENTRY_POINTS(allgather, CLOUDAWARE_PARAMS_ALLGATHER, ALLGATHER_ARGS)

@@ -550,3 +550,19 @@ int ca_sched_make_persistent(ca_sched_t *s, ompi_request_t **request)
     }
     return rc;
 }
+
+int ca_sched_finish(ca_sched_t *s, int build_rc, ca_run_mode_t how, ompi_request_t **request)
+{
+    if (OMPI_SUCCESS != build_rc) {
+        ca_sched_free(s);
+        return build_rc;
+    }
+    switch (how) {
+    case CA_RUN_NONBLOCKING:
+        return ca_sched_run_nonblocking(s, request);
+    case CA_RUN_PERSISTENT:
+        return ca_sched_make_persistent(s, request);
+    default:
+        return ca_sched_run_blocking(s);
+    }
+}

@@ -100,6 +100,17 @@ int ca_sched_run_nonblocking(ca_sched_t *s, ompi_request_t **request);
 /* Returns an inactive persistent request bound to the schedule (MPI_Start runs it). */
 int ca_sched_make_persistent(ca_sched_t *s, ompi_request_t **request);
 
+/* The three ways an MPI call runs a schedule. */
+typedef enum {
+    CA_RUN_BLOCKING,      /* MPI_<Coll> */
+    CA_RUN_NONBLOCKING,   /* MPI_I<coll>: *request started */
+    CA_RUN_PERSISTENT     /* MPIX_<Coll>_init: *request inactive until MPI_Start */
+} ca_run_mode_t;
+
+/* The end of every entry point: frees s and returns build_rc when building failed, else runs s
+ * the given way (request is unused when blocking). */
+int ca_sched_finish(ca_sched_t *s, int build_rc, ca_run_mode_t how, ompi_request_t **request);
+
 /* Leak accounting (live objects) and life cycle of the progress callback. */
 void ca_exec_counters(int64_t *live_requests, int64_t *live_scheds);
 void ca_exec_finalize(void);

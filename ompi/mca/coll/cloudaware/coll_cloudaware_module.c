@@ -28,12 +28,17 @@ static void cloudaware_module_construct(mca_coll_cloudaware_module_t *m)
 
 static void cloudaware_module_destruct(mca_coll_cloudaware_module_t *m)
 {
-#define CLOUDAWARE_RELEASE(name, id)                 \
-    if (NULL != m->previous.name##_module) {         \
-        OBJ_RELEASE(m->previous.name##_module);      \
-        m->previous.name##_module = NULL;            \
+#define CLOUDAWARE_RELEASE_FORM(slot)                \
+    if (NULL != m->previous.slot##_module) {         \
+        OBJ_RELEASE(m->previous.slot##_module);      \
+        m->previous.slot##_module = NULL;            \
     }
+#define CLOUDAWARE_RELEASE(name, id)                 \
+    CLOUDAWARE_RELEASE_FORM(name)                    \
+    CLOUDAWARE_RELEASE_FORM(i##name)                 \
+    CLOUDAWARE_RELEASE_FORM(name##_init)
     CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_RELEASE)
+#undef CLOUDAWARE_RELEASE_FORM
 #undef CLOUDAWARE_RELEASE
     mca_coll_cloudaware_plancache_free(m);
     mca_coll_cloudaware_netview_free(m->net);
@@ -124,8 +129,12 @@ mca_coll_base_module_t *mca_coll_cloudaware_comm_query(struct ompi_communicator_
     m->super.coll_module_enable = cloudaware_module_enable;
     install_simple(m, comm);
     if (m->plans) {
-#define CLOUDAWARE_INSTALL(name, id) \
-    if (c->enable[id]) { m->super.coll_##name = mca_coll_cloudaware_##name; }
+#define CLOUDAWARE_INSTALL(name, id)                                                \
+    if (c->enable[id]) {                                                            \
+        m->super.coll_##name = mca_coll_cloudaware_##name;                          \
+        m->super.coll_i##name = mca_coll_cloudaware_planned_i##name;                \
+        m->super.coll_##name##_init = mca_coll_cloudaware_planned_##name##_init;    \
+    }
         CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_INSTALL)
 #undef CLOUDAWARE_INSTALL
         (void) mca_coll_cloudaware_network_matrix();   /* report a bad matrix file early, once */
@@ -144,27 +153,37 @@ static int cloudaware_module_enable(mca_coll_base_module_t *module,
 {
     mca_coll_cloudaware_module_t *m = (mca_coll_cloudaware_module_t *) module;
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    char taken[128] = "", fills[1024] = "";
+    char taken[512] = "", fills[1024] = "";
     int nfills = 0;
 
-    /* The six cloud-aware collectives: save the provider we replace and keep it alive. With no
-     * provider below us, our simple schedule is the fallback. */
-#define CLOUDAWARE_SAVE(name, id)                                                            \
-    if (mca_coll_cloudaware_##name == m->super.coll_##name) {                                \
-        if (NULL == comm->c_coll->coll_##name || NULL == comm->c_coll->coll_##name##_module) { \
-            m->previous.name = mca_coll_cloudaware_##name##_simple;                           \
-            m->previous.name##_module = NULL;                                                 \
-            strncat(fills, " " #name, sizeof(fills) - strlen(fills) - 1);                     \
+    /* The six cloud-aware collectives, in each form: save the provider we replace and keep it
+     * alive. With no provider below us, our simple schedule is the fallback. */
+#define CLOUDAWARE_SAVE_FORM(blocking, slot, ours, simple)                                    \
+    if ((ours) == m->super.coll_##slot) {                                                     \
+        if (NULL == comm->c_coll->coll_##slot || NULL == comm->c_coll->coll_##slot##_module) { \
+            m->previous.slot = (simple);                                                      \
+            m->previous.slot##_module = NULL;                                                 \
+            strncat(fills, " " #slot, sizeof(fills) - strlen(fills) - 1);                     \
             nfills++;                                                                         \
         } else {                                                                              \
-            m->previous.name = comm->c_coll->coll_##name;                                     \
-            m->previous.name##_module = comm->c_coll->coll_##name##_module;                   \
-            OBJ_RETAIN(m->previous.name##_module);                                            \
+            m->previous.slot = comm->c_coll->coll_##slot;                                     \
+            m->previous.slot##_module = comm->c_coll->coll_##slot##_module;                   \
+            OBJ_RETAIN(m->previous.slot##_module);                                            \
         }                                                                                     \
-        strncat(taken, " " #name, sizeof(taken) - strlen(taken) - 1);                         \
+        if (blocking) {                                                                       \
+            strncat(taken, " " #slot, sizeof(taken) - strlen(taken) - 1);                     \
+        }                                                                                     \
     }
+#define CLOUDAWARE_SAVE(name, id)                                                             \
+    CLOUDAWARE_SAVE_FORM(true, name, mca_coll_cloudaware_##name,                              \
+                         mca_coll_cloudaware_##name##_simple)                                 \
+    CLOUDAWARE_SAVE_FORM(false, i##name, mca_coll_cloudaware_planned_i##name,                 \
+                         mca_coll_cloudaware_i##name)                                         \
+    CLOUDAWARE_SAVE_FORM(false, name##_init, mca_coll_cloudaware_planned_##name##_init,       \
+                         mca_coll_cloudaware_##name##_init)
     CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_SAVE)
 #undef CLOUDAWARE_SAVE
+#undef CLOUDAWARE_SAVE_FORM
 
     /* Complete-provider mode: a slot some lower-priority component already fills (libnbc for
      * the nonblocking and persistent ones, basic/tuned for the blocking ones) stays theirs; we
@@ -193,7 +212,8 @@ static int cloudaware_module_enable(mca_coll_base_module_t *module,
     if (m->plans) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: selected for %s (cid %d, %d ranks, %d nodes); "
-                            "overriding:%s", comm->c_name, ompi_comm_get_cid(comm),
+                            "overriding (blocking, nonblocking and persistent):%s", comm->c_name,
+                            ompi_comm_get_cid(comm),
                             ompi_comm_size(comm), m->num_nodes, taken[0] ? taken : " nothing");
         /* Node map now; with coll_cloudaware_calibrate=eager also the calibration (point-to-point
          * on comm already works here: the PML added it before coll selection). Its outcome is

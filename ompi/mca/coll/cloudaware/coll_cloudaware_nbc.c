@@ -11,52 +11,32 @@
 
 #include "ompi/constants.h"
 
+/* One schedule per call, built then run the way the entry point asks. */
+#define CA_RUN_SIMPLE(build, how, request)                                                       \
+    do {                                                                                         \
+        ca_sched_t *s = ca_sched_new(comm);                                                      \
+        if (NULL == s) {                                                                         \
+            return OMPI_ERR_OUT_OF_RESOURCE;                                                     \
+        }                                                                                        \
+        return ca_sched_finish(s, build, how, request);                                          \
+    } while (0)
+
 #define CA_DEFINE_ENTRIES(name, params, args, intra_only)                                        \
     int mca_coll_cloudaware_i##name(CA_UNPAREN params, struct ompi_communicator_t *comm,         \
                                     ompi_request_t **request, mca_coll_base_module_t *module)    \
     {                                                                                            \
-        ca_sched_t *s = ca_sched_new(comm);                                                      \
-        int rc;                                                                                  \
-        if (NULL == s) {                                                                         \
-            return OMPI_ERR_OUT_OF_RESOURCE;                                                     \
-        }                                                                                        \
-        rc = ca_build_##name(s, CA_UNPAREN args);                                                \
-        if (OMPI_SUCCESS != rc) {                                                                \
-            ca_sched_free(s);                                                                    \
-            return rc;                                                                           \
-        }                                                                                        \
-        return ca_sched_run_nonblocking(s, request);                                             \
+        CA_RUN_SIMPLE(ca_build_##name(s, CA_UNPAREN args), CA_RUN_NONBLOCKING, request);         \
     }                                                                                            \
     int mca_coll_cloudaware_##name##_init(CA_UNPAREN params, struct ompi_communicator_t *comm,   \
                                           struct ompi_info_t *info, ompi_request_t **request,    \
                                           mca_coll_base_module_t *module)                        \
     {                                                                                            \
-        ca_sched_t *s = ca_sched_new(comm);                                                      \
-        int rc;                                                                                  \
-        if (NULL == s) {                                                                         \
-            return OMPI_ERR_OUT_OF_RESOURCE;                                                     \
-        }                                                                                        \
-        rc = ca_build_##name(s, CA_UNPAREN args);                                                \
-        if (OMPI_SUCCESS != rc) {                                                                \
-            ca_sched_free(s);                                                                    \
-            return rc;                                                                           \
-        }                                                                                        \
-        return ca_sched_make_persistent(s, request);                                             \
+        CA_RUN_SIMPLE(ca_build_##name(s, CA_UNPAREN args), CA_RUN_PERSISTENT, request);          \
     }                                                                                            \
     int mca_coll_cloudaware_##name##_simple(CA_UNPAREN params, struct ompi_communicator_t *comm, \
                                             mca_coll_base_module_t *module)                      \
     {                                                                                            \
-        ca_sched_t *s = ca_sched_new(comm);                                                      \
-        int rc;                                                                                  \
-        if (NULL == s) {                                                                         \
-            return OMPI_ERR_OUT_OF_RESOURCE;                                                     \
-        }                                                                                        \
-        rc = ca_build_##name(s, CA_UNPAREN args);                                                \
-        if (OMPI_SUCCESS != rc) {                                                                \
-            ca_sched_free(s);                                                                    \
-            return rc;                                                                           \
-        }                                                                                        \
-        return ca_sched_run_blocking(s);                                                         \
+        CA_RUN_SIMPLE(ca_build_##name(s, CA_UNPAREN args), CA_RUN_BLOCKING, NULL);               \
     }
 
 CLOUDAWARE_FOREACH_SCHED(CA_DEFINE_ENTRIES)
@@ -65,37 +45,19 @@ CLOUDAWARE_FOREACH_SCHED(CA_DEFINE_ENTRIES)
 int mca_coll_cloudaware_ibarrier(struct ompi_communicator_t *comm, ompi_request_t **request,
                                  mca_coll_base_module_t *module)
 {
-    ca_sched_t *s = ca_sched_new(comm);
-
-    if (NULL == s) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    (void) ca_build_barrier(s);
-    return ca_sched_run_nonblocking(s, request);
+    CA_RUN_SIMPLE(ca_build_barrier(s), CA_RUN_NONBLOCKING, request);
 }
 
 int mca_coll_cloudaware_barrier_init(struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                      ompi_request_t **request, mca_coll_base_module_t *module)
 {
-    ca_sched_t *s = ca_sched_new(comm);
-
-    if (NULL == s) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    (void) ca_build_barrier(s);
-    return ca_sched_make_persistent(s, request);
+    CA_RUN_SIMPLE(ca_build_barrier(s), CA_RUN_PERSISTENT, request);
 }
 
 int mca_coll_cloudaware_barrier_simple(struct ompi_communicator_t *comm,
                                        mca_coll_base_module_t *module)
 {
-    ca_sched_t *s = ca_sched_new(comm);
-
-    if (NULL == s) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    (void) ca_build_barrier(s);
-    return ca_sched_run_blocking(s);
+    CA_RUN_SIMPLE(ca_build_barrier(s), CA_RUN_BLOCKING, NULL);
 }
 
 /* MPI_Reduce_local: Open MPI 4.1 requires a provider on every communicator (basic has one). */

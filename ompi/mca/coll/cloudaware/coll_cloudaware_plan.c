@@ -152,19 +152,16 @@ int mca_coll_cloudaware_plan_to_sched(ca_sched_t *s, cacore_coll_t coll,
 int mca_coll_cloudaware_run_plan(cacore_coll_t coll, const cacore_step_t *steps, size_t nsteps,
                                  int nblocks, int ntmp, const void *sbuf, void *rbuf, int count,
                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                 struct ompi_communicator_t *comm, ompi_request_t **request)
+                                 struct ompi_communicator_t *comm, ca_run_mode_t how,
+                                 ompi_request_t **request)
 {
     ca_sched_t *s = ca_sched_new(comm);
-    int rc;
 
     if (NULL == s) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    rc = mca_coll_cloudaware_plan_to_sched(s, coll, steps, nsteps, nblocks, ntmp, sbuf, rbuf,
-                                           count, dtype, op);
-    if (OMPI_SUCCESS != rc) {
-        ca_sched_free(s);
-        return rc;
-    }
-    return (NULL == request) ? ca_sched_run_blocking(s) : ca_sched_run_nonblocking(s, request);
+    return ca_sched_finish(s,
+                           mca_coll_cloudaware_plan_to_sched(s, coll, steps, nsteps, nblocks,
+                                                             ntmp, sbuf, rbuf, count, dtype, op),
+                           how, request);
 }

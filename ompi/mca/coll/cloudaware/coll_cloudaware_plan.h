@@ -25,13 +25,14 @@ int mca_coll_cloudaware_plan_to_sched(ca_sched_t *s, cacore_coll_t coll,
                                       int ntmp, const void *sbuf, void *rbuf, int count,
                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op);
 
-/* Translates and runs: blocking when request is NULL, else returns a started nonblocking
- * request. Validation happens before any tag is reserved or message sent, so a rejected plan
- * can still fall back to another provider. */
+/* Translates and runs the way `how` says (request: the started nonblocking or the inactive
+ * persistent request; unused when blocking). Validation happens before any tag is reserved or
+ * message sent, so a rejected plan can still fall back to another provider. */
 int mca_coll_cloudaware_run_plan(cacore_coll_t coll, const cacore_step_t *steps, size_t nsteps,
                                  int nblocks, int ntmp, const void *sbuf, void *rbuf, int count,
                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                 struct ompi_communicator_t *comm, ompi_request_t **request);
+                                 struct ompi_communicator_t *comm, ca_run_mode_t how,
+                                 ompi_request_t **request);
 
 END_C_DECLS
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <unordered_map>
 #include <queue>
 #include <tuple>
 
@@ -92,7 +92,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         sendp[i].free_at.assign(c.node_send_slots, 0.0);
         recvp[i].free_at.assign(c.node_recv_slots, 0.0);
     }
-    std::map<std::pair<int, int>, double> conn;  // unordered rank pair -> free time
+    std::unordered_map<long long, double> conn;  // unordered rank pair -> free time
 
     // Round boundaries.
     std::vector<std::vector<std::pair<size_t, size_t>>> rounds(n);
@@ -113,8 +113,8 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         int rank;  // the poster
     };
     // Per directed rank pair: queues of posted sends and receives not yet matched.
-    std::map<std::pair<int, int>, std::pair<std::vector<Post>, std::vector<Post>>> q;
-    std::map<std::pair<int, int>, std::pair<size_t, size_t>> qhead;
+    std::unordered_map<long long, std::pair<std::vector<Post>, std::vector<Post>>> q;
+    std::unordered_map<long long, std::pair<size_t, size_t>> qhead;
     std::priority_queue<Transfer, std::vector<Transfer>, std::greater<Transfer>> ready;
     std::vector<size_t> cur(n, 0);
     std::vector<int> pending(n, 0);
@@ -122,9 +122,10 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
     long seq = 0;
     double finish = 0.0;
 
+    auto key = [n](int a, int b) { return static_cast<long long>(a) * n + b; };
     auto match = [&](int from, int to) {
-        auto &qq = q[{from, to}];
-        auto &h = qhead[{from, to}];
+        auto &qq = q[key(from, to)];
+        auto &h = qhead[key(from, to)];
         while (h.first < qq.first.size() && h.second < qq.second.size()) {
             const Post &s = qq.first[h.first];
             const Post &r = qq.second[h.second];
@@ -152,11 +153,11 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                 const auto &s = p.steps[r][i];
                 double bytes = block_bytes(p.total_bytes, p.nblocks, s.first_block, s.nblocks);
                 if (s.kind == CACORE_STEP_SEND) {
-                    q[{r, s.peer}].first.push_back(Post{t, bytes, r});
+                    q[key(r, s.peer)].first.push_back(Post{t, bytes, r});
                     match(r, s.peer);
                     ++comm;
                 } else if (s.kind == CACORE_STEP_RECV) {
-                    q[{s.peer, r}].second.push_back(Post{t, bytes, r});
+                    q[key(s.peer, r)].second.push_back(Post{t, bytes, r});
                     match(s.peer, r);
                     ++comm;
                 }
@@ -193,9 +194,9 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             start = std::max({start, sendp[a].earliest(), recvp[b].earliest()});
             dur = m.latency(a, b) + t.bytes / m.bandwidth(a, b);
         }
-        std::pair<int, int> key{std::min(t.from, t.to), std::max(t.from, t.to)};
+        const long long ck = key(std::min(t.from, t.to), std::max(t.from, t.to));
         if (c.duplex_serialize) {
-            auto it = conn.find(key);
+            auto it = conn.find(ck);
             if (it != conn.end()) {
                 start = std::max(start, it->second);
             }
@@ -206,7 +207,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             recvp[b].occupy(end);
         }
         if (c.duplex_serialize) {
-            conn[key] = end;
+            conn[ck] = end;
         }
         complete_one(t.from, end);
         complete_one(t.to, end);

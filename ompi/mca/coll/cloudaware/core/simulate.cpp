@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
+#include <unordered_map>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -232,7 +232,7 @@ SimResult Sim::run()
             i = j;
         }
     }
-    std::map<std::pair<int, int>, Chan> chans;  // (from, to)
+    std::unordered_map<long long, Chan> chans;  // from * n + to
     std::vector<size_t> cur(n, 0);
     std::vector<bool> posted(n, false);
     // Per rank and round: index of each send/recv in its channel.
@@ -336,11 +336,11 @@ SimResult Sim::run()
                             }
                             m.data.push_back(src[b]);
                         }
-                        auto &ch = chans[{r, s.peer}];
+                        auto &ch = chans[static_cast<long long>(r) * n + (s.peer)];
                         slot[r][i - a] = ch.sends.size();
                         ch.sends.push_back(std::move(m));
                     } else {
-                        auto &ch = chans[{s.peer, r}];
+                        auto &ch = chans[static_cast<long long>(s.peer) * n + (r)];
                         slot[r][i - a] = ch.recvs_posted++;
                     }
                 }
@@ -352,9 +352,9 @@ SimResult Sim::run()
             for (size_t i = a; i < z && complete; ++i) {
                 const auto &s = st[i];
                 if (s.kind == CACORE_STEP_SEND) {
-                    complete = chans[{r, s.peer}].recvs_posted > slot[r][i - a];
+                    complete = chans[static_cast<long long>(r) * n + (s.peer)].recvs_posted > slot[r][i - a];
                 } else if (s.kind == CACORE_STEP_RECV) {
-                    complete = chans[{s.peer, r}].sends.size() > slot[r][i - a];
+                    complete = chans[static_cast<long long>(s.peer) * n + (r)].sends.size() > slot[r][i - a];
                 }
             }
             if (!complete) {
@@ -365,7 +365,7 @@ SimResult Sim::run()
                 if (s.kind != CACORE_STEP_RECV) {
                     continue;
                 }
-                const Msg &m = chans[{s.peer, r}].sends[slot[r][i - a]];
+                const Msg &m = chans[static_cast<long long>(s.peer) * n + (r)].sends[slot[r][i - a]];
                 if (m.first != s.first_block || m.n != s.nblocks) {
                     std::ostringstream os;
                     os << "matches a send of blocks [" << m.first << "," << m.first + m.n << ")";
@@ -393,12 +393,12 @@ SimResult Sim::run()
             auto [a, z] = rounds[r][cur[r]];
             for (size_t i = a; i < z; ++i) {
                 const auto &s = p_.steps[r][i];
-                if (s.kind == CACORE_STEP_RECV && chans[{s.peer, r}].sends.size() <= slot[r][i - a]) {
+                if (s.kind == CACORE_STEP_RECV && chans[static_cast<long long>(s.peer) * n + (r)].sends.size() <= slot[r][i - a]) {
                     res.error = fail_at(r, s, "deadlock: waits for a message the peer never sends "
                                               "(or sends only after waiting itself)");
                     return res;
                 }
-                if (s.kind == CACORE_STEP_SEND && chans[{r, s.peer}].recvs_posted <= slot[r][i - a]) {
+                if (s.kind == CACORE_STEP_SEND && chans[static_cast<long long>(r) * n + (s.peer)].recvs_posted <= slot[r][i - a]) {
                     res.error = fail_at(r, s, "deadlock: the peer never posts the matching receive");
                     return res;
                 }
@@ -409,9 +409,9 @@ SimResult Sim::run()
     }
     for (const auto &kv : chans) {
         if (kv.second.sends.size() != kv.second.recvs_posted) {
-            res.error = "rank " + std::to_string(kv.first.first) + " sends " +
+            res.error = "rank " + std::to_string(kv.first / n) + " sends " +
                         std::to_string(kv.second.sends.size()) + " messages to rank " +
-                        std::to_string(kv.first.second) + " which receives " +
+                        std::to_string(kv.first % n) + " which receives " +
                         std::to_string(kv.second.recvs_posted);
             return res;
         }
