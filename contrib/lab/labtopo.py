@@ -98,6 +98,7 @@ class Topology:
         self.rack_of = []
         self.rate = None
         self.alone = None
+        self.loaded = None
 
     # ---------------------------------------------------------------- derived quantities
     def _compute(self):
@@ -141,6 +142,21 @@ class Topology:
                     r = min(r, self.egress[i])
                 alone[i][j] = r
         self.alone = alone
+        # What a transfer gets while every host of its racks also sends across (each one's fair
+        # share of the shared uplinks): the rack structure a pairwise matrix cannot otherwise
+        # show, and what CMPI's concurrent calibration tournament measures on such a network.
+        loaded = [row[:] for row in alone]
+        for i in range(n):
+            for j in range(n):
+                ri, rj = self.rack_of[i], self.rack_of[j]
+                if i == j or ri == rj:
+                    continue
+                out_r, in_r = self.racks[ri], self.racks[rj]
+                if out_r.uplink_out:
+                    loaded[i][j] = min(loaded[i][j], out_r.uplink_out / len(out_r.hosts))
+                if in_r.uplink_in:
+                    loaded[i][j] = min(loaded[i][j], in_r.uplink_in / len(in_r.hosts))
+        self.loaded = loaded
 
     def same_rack(self, i, j):
         return self.rack_of[i] == self.rack_of[j]
@@ -181,14 +197,19 @@ class Topology:
         return min(s, self.racks[r].uplink_in) if self.racks[r].uplink_in else s
 
     # ---------------------------------------------------------------- output
-    def matrix_text(self, hostnames):
+    def matrix_text(self, hostnames, loaded=False):
         """The configured network in the component's matrix format (docs/matrix-format.md):
-        bandwidth = bytes/s of goodput a lone transfer gets; latency = the constant `latency`."""
+        bandwidth = bytes/s of goodput a lone transfer gets (loaded: while every host of the
+        racks involved sends across, i.e. its fair share of shared uplinks); latency = the
+        constant `latency`."""
         n = self.nhosts
+        rates = self.loaded if loaded else self.alone
+        what = ("goodput of a transfer while every host of its racks sends across (fair share of "
+                "the shared rack uplinks)" if loaded else
+                "goodput of a lone transfer (per-pair rate, capped by rack uplinks and ingress caps)")
         out = ["# written by contrib/lab/lab from topology '%s' (%s)" % (self.name, self.path),
-               "# bandwidth: configured MPI goodput of a lone transfer (per-pair rate, capped by rack",
-               "# uplinks and ingress caps), bytes/s.  latency: configured constant (the lab shapes",
-               "# bandwidth only).",
+               "# bandwidth: configured MPI %s, bytes/s." % what,
+               "# latency: configured constant (the lab shapes bandwidth only).",
                "cloudaware-matrix 1",
                "nodes %d" % n]
         out += ["host %s" % h for h in hostnames]
@@ -197,7 +218,7 @@ class Topology:
             out.append(" ".join("0" if i == j else "%.3e" % self.latency for j in range(n)))
         out.append("bandwidth_Bps")
         for i in range(n):
-            out.append(" ".join("0" if i == j else "%.6e" % (self.alone[i][j] / 8.0) for j in range(n)))
+            out.append(" ".join("0" if i == j else "%.6e" % (rates[i][j] / 8.0) for j in range(n)))
         out.append("end")
         return "\n".join(out) + "\n"
 

@@ -3,6 +3,8 @@
 # cloudaware plans against the binomial baseline and the best/median of random trees, on
 # synthetic racked matrices (1 MiB, one rank per node, racks of 32 nodes or N/4 racks for small N).
 # usage: model-results.sh [PLANNER] [TREES] [SIZES...]
+# Random trees cost O(N) each to predict: above FULL nodes (environment, default 256) the sample
+# shrinks as TREES * FULL / N.
 set -eu
 P=${1:-$(dirname "$0")/cloudaware-plan}
 TREES=${2:-100000}
@@ -18,8 +20,7 @@ for n in $SIZES; do
         --seed "$n" -o "$DIR/m.txt" >/dev/null
     root=$(( (n * 7 + 3) % n ))
     for op in bcast reduce gather scatter; do
-        # random trees cost O(N) each: above 256 nodes the sample shrinks as 256/N
-        t=$TREES; [ "$n" -gt 256 ] && t=$((TREES * 256 / n))
+        t=$TREES; [ "$n" -gt "${FULL:-256}" ] && t=$((TREES * ${FULL:-256} / n))
         "$P" plan --matrix "$DIR/m.txt" --op "$op" --root "$root" --size 1MiB --montecarlo "$t" \
             --format json --check >"$DIR/o.json"
         python3 - "$DIR/o.json" "$n" "$r" "$op" "$t" <<'PY'

@@ -148,9 +148,10 @@ typedef enum {
     CACORE_PAT_FLAT,         /* parallel: the leader talks to every member directly */
     CACORE_PAT_BINOMIAL,
     CACORE_PAT_RECDBL,       /* recursive doubling (allreduce, allgather; others: binomial) */
-    CACORE_PAT_RING,         /* ring (allreduce, allgather; bcast = scatter + ring allgather) */
+    CACORE_PAT_RING,         /* ring (allreduce, allgather; bcast, reduce: pipelined chain) */
     CACORE_PAT_CHAIN,        /* pipelined chain with segments (bcast, reduce) */
-    CACORE_PAT_DUALTREE,     /* two binary trees with segment swapping (bcast) */
+    CACORE_PAT_DUALTREE,     /* bcast: two complementary binary trees sharing the segments;
+                                reduce: one pipelined binary tree; others: binomial */
     CACORE_PAT_COUNT
 } cacore_pattern_t;
 

@@ -142,12 +142,16 @@ void emit_down(Emitter &e, cacore_coll_t c, int pat, const std::vector<int> &ran
             e.bcast_pipelined(ranks, {chain_tree(k)}, lv, nsegs);
             break;
         }
+        // Two in-order binary trees over the members; the second is the first shifted by one
+        // position, so the inner nodes of one are leaves of the other (two-tree broadcast): every
+        // member forwards in at most one tree, and the segments alternate between the trees.
         std::vector<int> a(k), b;
         std::iota(a.begin(), a.end(), 0);
         b.push_back(0);
-        for (int i = k - 1; i >= 1; --i) {
-            b.push_back(i);  // the mirrored order: inner nodes of one tree are leaves of the other
+        for (int i = 2; i < k; ++i) {
+            b.push_back(i);
         }
+        b.push_back(1);
         e.bcast_pipelined(ranks, {binary_tree(a), binary_tree(b)}, lv, nsegs);
         break;
     }

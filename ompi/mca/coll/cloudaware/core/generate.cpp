@@ -3,7 +3,6 @@
 
 #include "error.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -24,16 +23,23 @@ struct Rng {
     double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
 };
 
+// x rounded to 4 significant digits, as the nearest double to that decimal (so the writer
+// prints it short).
 double round4(double x)
 {
-    if (x == 0) {
-        return 0;
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (!(x > 0) || !std::isfinite(x)) {
+        return x;
     }
-    char buf[32];
-    auto res = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific, 3);
-    double v = x;
-    std::from_chars(buf, res.ptr, v);
-    return v;
+    const int p = static_cast<int>(std::floor(std::log10(x))) - 3;
+    if (p >= 0 && p <= 22) {
+        return std::round(x / p10[p]) * p10[p];
+    }
+    if (p < 0 && -p <= 22) {
+        return std::round(x * p10[-p]) / p10[-p];
+    }
+    return x;
 }
 
 }  // namespace

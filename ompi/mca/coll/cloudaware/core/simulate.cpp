@@ -41,14 +41,17 @@ Contrib combine(const Contrib &left, const Contrib &right)
     return c;
 }
 
-struct Val {
-    int block = -1;  // -1 = undefined
-    Contrib red;     // reductions only
+// A buffer of one rank: per block the id of the data it holds (-1 = undefined) and, for
+// reductions, what was combined into it. Allocated on first use.
+struct Buf {
+    std::vector<int> block;
+    std::vector<Contrib> red;
 };
 
 struct Msg {
     int first, n;
-    std::vector<Val> data;
+    std::vector<int> blocks;
+    std::vector<Contrib> reds;
 };
 
 struct Chan {
@@ -71,13 +74,23 @@ private:
     // Empty string when rank may access buf[first, first+n) (write: may modify).
     std::string access(int rank, int buf, int first, int n, bool write) const;
     std::string fail_at(int rank, const cacore_step_t &s, const std::string &what) const;
-    std::vector<Val> &buf(int rank, int b) { return bufs_[rank][map_buf(b)]; }
+    Buf &buf(int rank, int b)
+    {
+        Buf &x = bufs_[rank][map_buf(b)];
+        if (x.block.empty()) {
+            x.block.assign(p_.nblocks, -1);
+            if (red_) {
+                x.red.resize(p_.nblocks);
+            }
+        }
+        return x;
+    }
     std::string check_final();
 
     const Plan &p_;
     bool red_;
     int bpr_;
-    std::vector<std::vector<std::vector<Val>>> bufs_;
+    std::vector<std::vector<Buf>> bufs_;
     bool ordered_ = true;
     uint64_t all_tags_ = 0;
 };
@@ -130,15 +143,15 @@ std::string Sim::check_final()
 {
     const int n = p_.nranks, nb = p_.nblocks;
     auto want_block = [&](int r, int b, int blk) -> std::string {
-        const Val &v = buf(r, b)[blk];
-        if (v.block != blk) {
+        Buf &v = buf(r, b);
+        if (v.block[blk] != blk) {
             std::ostringstream os;
             os << "rank " << r << " ends without block " << blk << " in "
                << (b == CACORE_BUF_OUT ? "OUT" : "IN");
             return os.str();
         }
         if (red_) {
-            const Contrib &c = v.red;
+            const Contrib &c = v.red[blk];
             if (c.count != n || c.tag != all_tags_ || c.lo != 0 || c.hi != n - 1) {
                 std::ostringstream os;
                 os << "rank " << r << " block " << blk << ": " << c.count << " contributions of "
@@ -192,25 +205,25 @@ SimResult Sim::run()
     for (int r = 0; r < n; ++r) {
         all_tags_ += rank_tag(r);
     }
-    bufs_.assign(n, std::vector<std::vector<Val>>(CACORE_BUF_TMP0 + p_.ntmp, std::vector<Val>(nb)));
+    bufs_.assign(n, std::vector<Buf>(CACORE_BUF_TMP0 + p_.ntmp));
     for (int r = 0; r < n; ++r) {
-        auto &in = bufs_[r][CACORE_BUF_IN];
+        Buf &in = buf(r, CACORE_BUF_IN);
         for (int b = 0; b < nb; ++b) {
             switch (p_.coll) {
             case CACORE_COLL_BCAST:
             case CACORE_COLL_SCATTER:
                 if (r == p_.root) {
-                    in[b].block = b;
+                    in.block[b] = b;
                 }
                 break;
             case CACORE_COLL_REDUCE:
             case CACORE_COLL_ALLREDUCE:
-                in[b].block = b;
-                in[b].red = Contrib{1, r, r, rank_tag(r), true};
+                in.block[b] = b;
+                in.red[b] = Contrib{1, r, r, rank_tag(r), true};
                 break;
             default:
                 if (own_part(r, b, 1)) {
-                    in[b].block = b;
+                    in.block[b] = b;
                 }
             }
         }
@@ -271,23 +284,26 @@ SimResult Sim::run()
                     auto &dst = buf(r, s.buf);
                     auto &src = buf(r, s.src_buf);
                     for (int b = s.first_block; b < s.first_block + s.nblocks; ++b) {
-                        if (src[b].block != b) {
+                        if (src.block[b] != b) {
                             res.error = fail_at(r, s, "reads undefined block " + std::to_string(b));
                             return res;
                         }
                         if (s.kind == CACORE_STEP_COPY) {
-                            dst[b] = src[b];
+                            dst.block[b] = src.block[b];
+                            if (red_) {
+                                dst.red[b] = src.red[b];
+                            }
                         } else {
                             if (!red_) {
                                 res.error = fail_at(r, s, "reduction in a non-reducing collective");
                                 return res;
                             }
-                            if (dst[b].block != b) {
+                            if (dst.block[b] != b) {
                                 res.error = fail_at(r, s, "reduces into undefined block " + std::to_string(b));
                                 return res;
                             }
-                            dst[b].red = s.src_first ? combine(src[b].red, dst[b].red)
-                                                     : combine(dst[b].red, src[b].red);
+                            dst.red[b] = s.src_first ? combine(src.red[b], dst.red[b])
+                                                     : combine(dst.red[b], src.red[b]);
                         }
                     }
                 }
@@ -327,14 +343,17 @@ SimResult Sim::run()
                     }
                     (is_send ? send_ranges : recv_ranges).push_back({mb, rng});
                     if (is_send) {
-                        Msg m{s.first_block, s.nblocks, {}};
+                        Msg m{s.first_block, s.nblocks, {}, {}};
                         auto &src = buf(r, s.buf);
                         for (int b = s.first_block; b < s.first_block + s.nblocks; ++b) {
-                            if (src[b].block != b) {
+                            if (src.block[b] != b) {
                                 res.error = fail_at(r, s, "sends undefined block " + std::to_string(b));
                                 return res;
                             }
-                            m.data.push_back(src[b]);
+                            m.blocks.push_back(src.block[b]);
+                            if (red_) {
+                                m.reds.push_back(src.red[b]);
+                            }
                         }
                         auto &ch = chans[static_cast<long long>(r) * n + (s.peer)];
                         slot[r][i - a] = ch.sends.size();
@@ -365,7 +384,7 @@ SimResult Sim::run()
                 if (s.kind != CACORE_STEP_RECV) {
                     continue;
                 }
-                const Msg &m = chans[static_cast<long long>(s.peer) * n + (r)].sends[slot[r][i - a]];
+                Msg &m = chans[static_cast<long long>(s.peer) * n + (r)].sends[slot[r][i - a]];
                 if (m.first != s.first_block || m.n != s.nblocks) {
                     std::ostringstream os;
                     os << "matches a send of blocks [" << m.first << "," << m.first + m.n << ")";
@@ -374,8 +393,13 @@ SimResult Sim::run()
                 }
                 auto &dst = buf(r, s.buf);
                 for (int k = 0; k < m.n; ++k) {
-                    dst[m.first + k] = m.data[k];
+                    dst.block[m.first + k] = m.blocks[k];
+                    if (red_) {
+                        dst.red[m.first + k] = m.reds[k];
+                    }
                 }
+                std::vector<int>().swap(m.blocks);  // delivered: free the snapshot
+                std::vector<Contrib>().swap(m.reds);
             }
             posted[r] = false;
             ++cur[r];

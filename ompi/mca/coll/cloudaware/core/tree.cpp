@@ -1,6 +1,8 @@
 // tree.cpp - Algorithm 4 (construct by distance; split the largest / merge the two smallest).
 #include "tree.hpp"
 
+#include "error.hpp"
+
 #include <algorithm>
 #include <numeric>
 
@@ -164,6 +166,9 @@ SubTree build(const Hierarchy &h, int root, int top, const LinkFn &link)
                         bd = d;
                     }
                 }
+            }
+            if (bu < 0) {
+                throw Error(CACORE_ERR_INTERNAL, "Algorithm 4: more subtrees than attachment points");
             }
             used[bu] = true;
             reroot_at(s, bd);
