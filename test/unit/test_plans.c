@@ -118,6 +118,7 @@ START_TEST(forced_patterns_complete)
                                1 << 18, &pp, "forced");
                     check_plan(m, n, rank_node, (cacore_coll_t) c, 0, 1 << 20, 3, &pp,
                                "forced-count3");
+                    check_plan(m, n, rank_node, (cacore_coll_t) c, 0, 4, 1, &pp, "forced-count1");
                 }
             }
         }

@@ -156,11 +156,11 @@ typedef enum {
 } cacore_pattern_t;
 
 typedef enum {
-    CACORE_ALGO_AUTO = 0,    /* the best predicted of the cloudaware algorithms below */
+    CACORE_ALGO_AUTO = 0,    /* the best predicted of COOL, TREE and (no forced pattern) BINOMIAL */
     CACORE_ALGO_COOL,        /* node -> group -> ... -> top, a pattern per level */
     CACORE_ALGO_TREE,        /* CMPI Algorithm 4 tree over nodes (gather, scatter; bcast, reduce) */
     CACORE_ALGO_BINOMIAL,    /* baseline: flat binomial tree over ranks (as tuned) */
-    CACORE_ALGO_RING,        /* baseline: ring over ranks (bcast, allreduce, allgather) */
+    CACORE_ALGO_RING,        /* baseline: ring over ranks (not gather, scatter) */
     CACORE_ALGO_COUNT
 } cacore_algo_t;
 

@@ -261,7 +261,10 @@ Plan build_cool(const PlanInput &in, const Layout &lay, const Patterns &pat, int
             const int tp = pat_of(top);
             const auto &g = ph[top].groups[0];
             const LevelFn lv = const_level(top);
-            if (c == CACORE_COLL_ALLREDUCE && tp == CACORE_PAT_RECDBL) {
+            // a ring needs a block per participant; with fewer elements recursive doubling
+            const bool ring_fits = nb >= static_cast<int>(g.size());
+            if (c == CACORE_COLL_ALLREDUCE &&
+                (tp == CACORE_PAT_RECDBL || (tp == CACORE_PAT_RING && !ring_fits))) {
                 e.allreduce_recdbl(g, lv);
             } else if (c == CACORE_COLL_ALLREDUCE && tp == CACORE_PAT_RING) {
                 e.allreduce_ring(g, lv);
