@@ -37,7 +37,7 @@ const char *kUsage =
     "  cloudaware-plan show --matrix FILE [--size BYTES] [--k K] [--tspan T]\n"
     "                       [--format text|json|dot] [--heatmap FILE.svg]\n"
     "  cloudaware-plan plan --matrix FILE --op OP --root R --size BYTES [--format text|json|dot]\n"
-    "                       [--ranks-per-node P | --rank-nodes i,j,...] [--algo auto|cool|tree|binomial|ring]\n"
+    "                       [--ranks-per-node P | --rank-nodes i,j,...] [--algo auto|cool|tree|binomial|ring|linear]\n"
     "                       [--pattern NODE,GROUP,TOP] [--segment BYTES] [--k K] [--tspan T]\n"
     "                       [--montecarlo N] [--seed S] [--check] [--steps]\n"
     "  OP: bcast reduce allreduce gather scatter allgather; BYTES: 1048576, 64KiB, 1MiB, 1M\n"
@@ -563,7 +563,8 @@ int cmd_plan(const Args &a)
     std::string algo = a.get("algo", "auto");
     static const std::map<std::string, int> algos = {{"auto", CACORE_ALGO_AUTO}, {"cool", CACORE_ALGO_COOL},
                                                      {"tree", CACORE_ALGO_TREE}, {"binomial", CACORE_ALGO_BINOMIAL},
-                                                     {"ring", CACORE_ALGO_RING}};
+                                                     {"ring", CACORE_ALGO_RING},
+                                                     {"linear", CACORE_ALGO_LINEAR}};
     if (!algos.count(algo)) {
         usage_error("unknown --algo '" + algo + "'");
     }
@@ -578,6 +579,10 @@ int cmd_plan(const Args &a)
             }
             pp.pattern[i++] = parse_pattern(tok);
         }
+    }
+    if (a.has("slots")) {
+        // messages a node sends and receives at once in the cost model (0 = unlimited)
+        pp.cost.node_send_slots = pp.cost.node_recv_slots = std::stoi(a.get("slots"));
     }
     if (a.has("segment")) {
         pp.segment_bytes = parse_bytes(a.get("segment"), "segment");

@@ -76,6 +76,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .large_message = 65536,
     .k = 4.0,
     .t_span = 1,
+    .model_slots = 1,
     .output = -1,
 };
 
@@ -267,6 +268,11 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
     register_int("t_span",
                  "Span threshold T_span of the hierarchy's rebalancing (default 1, as CMPI; "
                  "negative: never rebalance).", OPAL_INFO_LVL_6, &c->t_span);
+    register_int("model_slots",
+                 "Cost model: how many messages a node sends, and receives, at the same time at "
+                 "full pair rate (default 1: a NIC-bound host, as on most cloud VMs; 0 = any "
+                 "number, for networks whose pairs are independent pipes, like the lab's).",
+                 OPAL_INFO_LVL_6, &c->model_slots);
 }
 
 static int cloudaware_register(void)
@@ -318,6 +324,11 @@ static int cloudaware_open(void)
     if (!(c->k > 1.0)) {
         opal_output(0, "coll:cloudaware: coll_cloudaware_k=%g is invalid (> 1); using 4", c->k);
         c->k = 4.0;
+    }
+    if (c->model_slots < 0) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_model_slots=%d is invalid; using 1",
+                    c->model_slots);
+        c->model_slots = 1;
     }
     if (c->segment_size < 0 || c->large_message < 0) {
         opal_output(0, "coll:cloudaware: negative coll_cloudaware_segment_size or "

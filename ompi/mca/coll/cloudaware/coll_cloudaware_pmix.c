@@ -267,6 +267,15 @@ int mca_coll_cloudaware_exchange(struct ompi_communicator_t *comm, const char *p
             }
         }
     }
+    /* PMIx keys are (phase, cid) and a freed communicator's cid is given to a later one,
+     * while PMIx may still answer a Get with the earlier communicator's value: ranks would then
+     * adopt different views and diverge. MPI_COMM_WORLD's cid is never reused, so in auto mode
+     * it (the job-wide calibration) goes through PMIx and other communicators through the PML,
+     * whose messages belong to the communicator itself. */
+    if (use_pmix && CLOUDAWARE_EXCHANGE_AUTO == c->calib_exchange
+        && comm != &ompi_mpi_comm_world.comm) {
+        use_pmix = false;
+    }
     if (use_pmix && !pmix_ready()) {
         use_pmix = false;
         why = "PMIx_Init failed";

@@ -62,6 +62,7 @@ static void plan_params(const mca_coll_cloudaware_call_t *call, const cacore_rul
     cacore_plan_params_default(p);
     p->hier.k = c->k;
     p->hier.t_span = c->t_span;
+    p->cost.node_send_slots = p->cost.node_recv_slots = c->model_slots;
     p->algo = c->algorithm;
     for (int l = 0; l < CACORE_PLAN_LEVELS; l++) {
         p->pattern[l] = c->pattern[l];
@@ -134,14 +135,28 @@ static cacore_plan_t *decide(mca_coll_cloudaware_module_t *m, const cacore_matri
         return plan;
     }
 
-    /* The cost model decides: the cloud-aware plan must beat the baseline by min_gain. */
-    p.algo = CACORE_ALGO_BINOMIAL;
-    baseline = build(m, matrix, call, bytes, count, &p);
-    if (NULL == baseline) {
+    /* The cost model decides: the cloud-aware plan must beat the baseline, what the previous
+     * module would do, by min_gain. The baseline is the binomial tree over ranks, and for
+     * gather/scatter the better of it and the linear algorithm (tuned's choice for large
+     * blocks, which reaches the root's full incoming capacity). */
+    double ours = cacore_plan_predicted(plan), theirs = -1.0;
+    const int baselines[] = { CACORE_ALGO_BINOMIAL, CACORE_ALGO_LINEAR };
+    for (size_t i = 0; i < sizeof(baselines) / sizeof(baselines[0]); i++) {
+        if (CACORE_ALGO_LINEAR == baselines[i] && CACORE_COLL_GATHER != call->coll
+            && CACORE_COLL_SCATTER != call->coll) {
+            continue;
+        }
+        p.algo = baselines[i];
+        baseline = build(m, matrix, call, bytes, count, &p);
+        if (NULL != baseline) {
+            double t = cacore_plan_predicted(baseline);
+            theirs = (theirs < 0.0 || t < theirs) ? t : theirs;
+            cacore_plan_free(baseline);
+        }
+    }
+    if (theirs < 0.0) {
         return plan;
     }
-    double ours = cacore_plan_predicted(plan), theirs = cacore_plan_predicted(baseline);
-    cacore_plan_free(baseline);
     if (!(ours <= theirs * (1.0 - c->min_gain))) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: %s of %zu bytes: previous module (%s predicted "

@@ -62,6 +62,34 @@ Plan build_binomial(const PlanInput &in)
     return b.finish(total_bytes(in), CACORE_ALGO_BINOMIAL, "binomial over ranks");
 }
 
+bool linear_applies(cacore_coll_t c) { return c == CACORE_COLL_GATHER || c == CACORE_COLL_SCATTER; }
+
+Plan build_linear(const PlanInput &in)
+{
+    validate(in);
+    const cacore_coll_t c = in.coll;
+    if (!linear_applies(c)) {
+        fail_arg(std::string("no linear baseline for ") + coll_name(c));
+    }
+    const int n = static_cast<int>(in.rank_node.size());
+    PlanBuilder b(c, in.root, n, n);
+    Emitter e(b);
+    auto ranks = relative_order(n, in.root);
+    Tree t = flat_tree(n);
+    LevelFn lv = node_level(in);
+    if (c == CACORE_COLL_GATHER) {
+        e.gather_tree(ranks, t, lv);
+    } else {
+        std::vector<std::vector<int>> resp(n);
+        for (int i = 0; i < n; ++i) {
+            resp[i] = {ranks[i]};
+        }
+        e.scatter_tree(ranks, t, lv, resp);
+    }
+    e.finalize();
+    return b.finish(total_bytes(in), CACORE_ALGO_LINEAR, "linear over ranks");
+}
+
 Plan build_ring(const PlanInput &in, int nsegs)
 {
     validate(in);

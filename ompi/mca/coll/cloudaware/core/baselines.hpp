@@ -14,6 +14,10 @@ Plan build_binomial(const PlanInput &in);
 // allreduce as reduce-scatter + allgather, allgather as ring. Not for gather/scatter.
 bool ring_applies(cacore_coll_t c);
 Plan build_ring(const PlanInput &in, int nsegs);
+// Linear over ranks: the root receives from (gather) or sends to (scatter) every rank directly,
+// all at once, as tuned's linear algorithms. Only for gather and scatter.
+bool linear_applies(cacore_coll_t c);
+Plan build_linear(const PlanInput &in);
 
 }  // namespace cacore
 #endif

@@ -161,6 +161,8 @@ typedef enum {
     CACORE_ALGO_TREE,        /* CMPI Algorithm 4 tree over nodes (gather, scatter; bcast, reduce) */
     CACORE_ALGO_BINOMIAL,    /* baseline: flat binomial tree over ranks (as tuned) */
     CACORE_ALGO_RING,        /* baseline: ring over ranks (not gather, scatter) */
+    CACORE_ALGO_LINEAR,      /* baseline: the root talks to every rank directly (gather, scatter;
+                                what tuned does for large blocks) */
     CACORE_ALGO_COUNT
 } cacore_algo_t;
 

@@ -127,7 +127,18 @@ Plan choose_cool(const PlanInput &in, const Layout &lay, const PlanParams &p)
     int best_segs = 1;
     auto eval = [&](const Patterns &pt, int nsegs) {
         int s = uses_segments(in.coll, pt, top_class) ? nsegs : 1;
-        Plan pl = build_cool(in, lay, pt, s);
+        Plan pl;
+        try {
+            pl = build_cool(in, lay, pt, s);
+        } catch (const Error &) {
+            // A pattern that cannot serve this size (e.g. a ring with fewer blocks than
+            // members) is no candidate; the search goes on with the others.
+            if (p.pattern[0] != CACORE_PAT_AUTO && p.pattern[1] != CACORE_PAT_AUTO &&
+                p.pattern[2] != CACORE_PAT_AUTO) {
+                throw;   // every level fixed by the caller: report why it cannot be built
+            }
+            return;
+        }
         pl.predicted_s = predict_for(pl, in, p.cost);
         if (!best.have || pl.predicted_s < best.plan.predicted_s) {
             best_pat = pt;
@@ -165,6 +176,9 @@ Plan choose_cool(const PlanInput &in, const Layout &lay, const PlanParams &p)
             }
         }
     }
+    if (!best.have) {
+        fail_arg(std::string("no COOL pattern applies to this ") + coll_name(in.coll));
+    }
     return std::move(best.plan);
 }
 
@@ -179,6 +193,10 @@ Plan build_plan(const PlanInput &in, const PlanParams &p)
         Plan pl = build_binomial(in);
         pl.predicted_s = predict_for(pl, in, p.cost);
         best.offer(std::move(pl));
+    } else if (algo == CACORE_ALGO_LINEAR) {
+        Plan pl = build_linear(in);
+        pl.predicted_s = predict_for(pl, in, p.cost);
+        best.offer(std::move(pl));
     } else if (algo == CACORE_ALGO_RING) {
         Best b2;
         for (int s : seg_candidates(in, p)) {
@@ -189,8 +207,14 @@ Plan build_plan(const PlanInput &in, const PlanParams &p)
         best.offer(std::move(b2.plan));
     } else {
         Layout lay(in, p.hier);
-        if (algo == CACORE_ALGO_AUTO || algo == CACORE_ALGO_COOL) {
+        if (algo == CACORE_ALGO_COOL) {
             best.offer(choose_cool(in, lay, p));
+        } else if (algo == CACORE_ALGO_AUTO) {
+            try {
+                best.offer(choose_cool(in, lay, p));
+            } catch (const Error &) {
+                // AUTO goes on with the tree and the binomial baseline
+            }
         }
         if ((algo == CACORE_ALGO_AUTO || algo == CACORE_ALGO_TREE) && is_rooted(in.coll)) {
             for (int np : {CACORE_PAT_BINOMIAL, CACORE_PAT_FLAT}) {

@@ -1,0 +1,69 @@
+#!/bin/bash
+# test/lab/collectives.sh - every collective checked against a reference across emulated hosts:
+# the lab's test-4 topology (4 hosts in 2 racks), 7 ranks mapped 2/2/2/1 (uneven, and a node's
+# ranks not consecutive), under `--mca coll cloudaware,basic` only:
+#   1. coll_check (blocking; every root, counts 0/1/odd/large, INT/DOUBLE/vector/SHORT_INT, SUM,
+#      PROD, MAX, MAXLOC, BAND, user-defined commutative and non-commutative ops, IN_PLACE,
+#      dup/split/reversed sub-communicators) with cloud-aware plans from the lab's matrix;
+#   2. nbc_check (nonblocking and persistent forms of every collective, MPI_COMM_SELF, an
+#      intercommunicator);
+#   3. calibration by measurement (no matrix file): the component measures the 4 hosts itself.
+# Exit: 0 pass, 77 skip (no root / no network namespaces), anything else fail. Lab instance 7.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+lab="$top/contrib/lab/lab"
+mpi_dir=${MPI_TEST_DIR:-$top/test/mpi}
+comp=${COMPONENT_DIR:-$mpi_dir/components}
+export CALAB_INSTANCE=7
+log=$(mktemp /tmp/lab-collectives.XXXXXX)
+
+say() { printf 'lab-collectives: %s\n' "$*"; }
+fail() {
+    grep -v "coll:cloudaware: [a-z_]* of [0-9]* bytes" "$log" | tail -n 30
+    printf 'lab-collectives: FAIL: %s\n' "$*" >&2
+    exit 1
+}
+skip() { printf 'SKIP: lab-collectives: %s\n' "$*" >&2; exit 77; }
+
+[ "$(id -u)" = 0 ] || skip "not root: the lab needs network namespaces"
+unshare --net --uts true 2>/dev/null || skip "this machine does not allow network namespaces"
+for p in coll_check nbc_check; do
+    [ -x "$mpi_dir/$p" ] || fail "$mpi_dir/$p not built (make check builds it in test/mpi)"
+done
+[ -e "$comp/mca_coll_cloudaware.so" ] || fail "no mca_coll_cloudaware.so in $comp"
+trap '"$lab" down >/dev/null 2>&1; rm -f "$log"' EXIT
+"$lab" down >/dev/null 2>&1 || true
+say "lab up test-4"
+"$lab" up "$top/contrib/lab/topologies/test-4.topo" >/dev/null || fail "lab up"
+
+job() {   # mpirun args... -- program args
+    "$lab" run -np 7 --map-by node --mca mca_base_component_path "$comp:$(ompi_info --path pkglibdir | sed -n 's/^ *Pkglibdir: *//p')" \
+        --mca coll cloudaware,basic "$@" >"$log" 2>&1
+}
+
+say "coll_check with plans from the lab's matrix"
+job --mca coll_cloudaware_matrix_file "$("$lab" matrix --loaded)" --mca coll_cloudaware_min_gain 0 \
+    --mca coll_cloudaware_verbose 10 -- "$mpi_dir/coll_check" || fail "coll_check"
+grep -q "coll_check: 7 ranks, .* 0 failures" "$log" || fail "coll_check results"
+grep -q "selected for MPI_COMM_WORLD (cid 0, 7 ranks, 4 nodes)" "$log" || fail "not 4 nodes"
+for coll in bcast reduce allreduce gather scatter allgather; do
+    grep -q "coll:cloudaware: $coll of [0-9]* bytes: .*predicted" "$log" || fail "no plan for $coll"
+done
+say "ok: $(grep -o 'coll_check: .*' "$log")"
+
+say "nbc_check (nonblocking, persistent, MPI_COMM_SELF, intercommunicator)"
+job --mca coll_cloudaware_matrix_file "$("$lab" matrix --loaded)" --mca coll_cloudaware_min_gain 0 \
+    -- "$mpi_dir/nbc_check" || fail "nbc_check"
+grep -q "nbc_check: 7 ranks, .* 0 failures" "$log" || fail "nbc_check results"
+say "ok: $(grep -o 'nbc_check: .*' "$log")"
+
+say "calibration by measurement, then coll_check --quick"
+job --mca coll_cloudaware_calibrate_bandwidth_bytes 262144 --mca coll_cloudaware_verbose 10 \
+    -- "$mpi_dir/coll_check" --quick || fail "coll_check after calibration"
+grep -q "coll_check: 7 ranks, .* 0 failures" "$log" || fail "coll_check results after calibration"
+grep -q "calibration summary for MPI_COMM_WORLD: 4 nodes, 6 of 6 pairs measured" "$log" \
+    || fail "no calibration of the 4 hosts"
+say "ok: $(grep -o 'calibration summary for MPI_COMM_WORLD.*' "$log" | head -n 1)"
+say "PASS"
