@@ -2,8 +2,9 @@
 # test/lab/collectives.sh - every collective checked against a reference across emulated hosts:
 # the lab's test-4 topology (4 hosts in 2 racks), 7 ranks mapped 2/2/2/1 (uneven, and a node's
 # ranks not consecutive), under `--mca coll cloudaware,basic` only:
-#   1. coll_check (blocking; every root, counts 0/1/odd/large, INT/DOUBLE/vector/SHORT_INT, SUM,
-#      PROD, MAX, MAXLOC, BAND, user-defined commutative and non-commutative ops, IN_PLACE,
+#   1. coll_check --all-roots (blocking; every root, counts 0/1/odd/large, INT/DOUBLE/vector/
+#      SHORT_INT, SUM, PROD, MAX, MAXLOC, BAND, user-defined commutative and non-commutative ops,
+#      IN_PLACE,
 #      dup/split/reversed sub-communicators) with cloud-aware plans from the lab's matrix;
 #   2. nbc_check (nonblocking and persistent forms of every collective, MPI_COMM_SELF, an
 #      intercommunicator);
@@ -45,7 +46,7 @@ job() {   # mpirun args... -- program args
 
 say "coll_check with plans from the lab's matrix"
 job --mca coll_cloudaware_matrix_file "$("$lab" matrix --loaded)" --mca coll_cloudaware_min_gain 0 \
-    --mca coll_cloudaware_verbose 10 -- "$mpi_dir/coll_check" || fail "coll_check"
+    --mca coll_cloudaware_verbose 10 -- "$mpi_dir/coll_check" --all-roots || fail "coll_check"
 grep -q "coll_check: 7 ranks, .* 0 failures" "$log" || fail "coll_check results"
 grep -q "selected for MPI_COMM_WORLD (cid 0, 7 ranks, 4 nodes)" "$log" || fail "not 4 nodes"
 for coll in bcast reduce allreduce gather scatter allgather; do

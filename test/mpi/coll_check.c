@@ -11,7 +11,9 @@
  * (barrier, alltoall(v), v-variants, scans, reduce_scatter_block, nonblocking ones), which must keep
  * working through the other components.
  *
- * Usage: coll_check [--quick] [--large]   (--large adds a count of 1 Mi elements)
+ * Usage: coll_check [--quick] [--large] [--all-roots]
+ *   --large adds a count of 1 Mi elements; --all-roots uses every rank as root (default: 0, the
+ *   last and the middle rank).
  */
 #include <mpi.h>
 #include <stdarg.h>
@@ -171,7 +173,7 @@ static long reduced(opkind_t k, int nranks, size_t i, int v)
 }
 
 /* ---- bookkeeping ---- */
-static int world_rank, checks_run, checks_failed, quick;
+static int world_rank, checks_run, checks_failed, quick, all_roots;
 
 static void fail(const char *fmt, ...)
 {
@@ -587,8 +589,13 @@ static void check_comm(MPI_Comm comm, const char *cname, size_t large)
     opkind_t ops[] = { OP_SUM, OP_PROD, OP_MAX, OP_BAND, OP_USER_SUM };
 
     MPI_Comm_size(comm, &size);
-    int roots[] = { 0, size - 1, size / 2 };
-    int nroots = quick ? 1 : (size > 2 ? 3 : size);
+    /* Roots: 0, the last and the middle rank; with --all-roots every rank. */
+    int three[] = { 0, size - 1, size / 2 };
+    int *roots = all_roots ? malloc(sizeof(int) * (size_t) size) : three;
+    int nroots = quick ? 1 : all_roots ? size : (size > 2 ? 3 : size);
+    for (int r = 0; all_roots && r < size; r++) {
+        roots[r] = r;
+    }
 
     for (int ci = 0; ci < ncounts; ci++) {
         size_t count = counts[ci];
@@ -627,6 +634,9 @@ static void check_comm(MPI_Comm comm, const char *cname, size_t large)
         }
     }
     check_others(comm, cname, 3);
+    if (roots != three) {
+        free(roots);
+    }
 }
 
 int main(int argc, char **argv)
@@ -641,11 +651,13 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (0 == strcmp(argv[i], "--quick")) {
             quick = 1;
+        } else if (0 == strcmp(argv[i], "--all-roots")) {
+            all_roots = 1;
         } else if (0 == strcmp(argv[i], "--large")) {
             large = 1 << 20;
         } else {
             if (0 == world_rank) {
-                fprintf(stderr, "usage: coll_check [--quick] [--large]\n");
+                fprintf(stderr, "usage: coll_check [--quick] [--large] [--all-roots]\n");
             }
             MPI_Abort(MPI_COMM_WORLD, 2);
         }

@@ -146,8 +146,9 @@ static void register_calibration(mca_coll_cloudaware_component_t *c)
                   "already measured in this process are never measured again.",
                   OPAL_INFO_LVL_3, modes, &c->calibrate_mode);
     register_enum("calibrate_exchange",
-                  "How calibration results are shared: auto (PMIx Put/Commit/Fence/Get when "
-                  "usable, else the PML), pmix, pml.",
+                  "How calibration results are shared: auto (PMIx Put/Commit/Fence/Get for "
+                  "MPI_COMM_WORLD when usable; the PML for other communicators, whose cids are "
+                  "reused after MPI_Comm_free), pmix (always PMIx), pml (always the PML).",
                   OPAL_INFO_LVL_6, exchanges, &c->calib_exchange);
     register_int("calibrate_latency_bytes",
                  "Message size (bytes) of the latency ping-pong (default 1, as CMPI).",
