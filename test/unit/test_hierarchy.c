@@ -272,9 +272,5 @@ int main(void)
     tcase_add_test(tc, t_span_is_respected);
     tcase_add_test(tc, bad_hierarchy_inputs);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tu_run_suite(s);
 }

@@ -226,9 +226,5 @@ int main(void)
     tcase_add_test(tc, malformed_files_are_rejected);
     tcase_add_test(tc, missing_file_and_bad_arguments);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tu_run_suite(s);
 }

@@ -131,9 +131,5 @@ int main(void)
     tcase_add_loop_test(tc, bad_files_name_line_and_problem, 0, (int) (sizeof bad / sizeof bad[0]));
     tcase_add_test(tc, missing_file_and_null_arguments);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tu_run_suite(s);
 }

@@ -55,4 +55,14 @@ static inline cacore_matrix_t *tu_matrix(int n, tu_pair_fn lat, tu_pair_fn bw, v
     return m;
 }
 
+/* Runs a suite and returns the process exit code (0: every check passed). */
+static inline int tu_run_suite(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
+
 #endif
