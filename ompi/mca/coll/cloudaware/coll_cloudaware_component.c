@@ -96,6 +96,14 @@ static int register_bool(const char *name, const char *help, int level, bool *st
                                            MCA_BASE_VAR_SCOPE_ALL, storage);
 }
 
+static int register_double(const char *name, const char *help, int level, double *storage)
+{
+    return mca_base_component_var_register(&mca_coll_cloudaware_component.super.collm_version,
+                                           name, help, MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0,
+                                           MCA_BASE_VAR_FLAG_SETTABLE, level,
+                                           MCA_BASE_VAR_SCOPE_ALL, storage);
+}
+
 static int register_string(const char *name, const char *help, int level, char **storage)
 {
     return mca_base_component_var_register(&mca_coll_cloudaware_component.super.collm_version,
@@ -168,14 +176,12 @@ static void register_calibration(mca_coll_cloudaware_component_t *c)
                  "all N/2, as CMPI). 1 measures each pair alone: slower, but shared links (rack "
                  "uplinks) do not lower the per-pair rates.", OPAL_INFO_LVL_5,
                  &c->calib_concurrency);
-    mca_base_component_var_register(&c->super.collm_version, "calibrate_budget",
-                                    "Time budget of one calibration in seconds (default 120). "
-                                    "When it runs out, or a node leader stalls or fails, every "
-                                    "rank of the communicator falls back to the previous "
-                                    "collectives, with one warning.",
-                                    MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0,
-                                    MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_4,
-                                    MCA_BASE_VAR_SCOPE_ALL, &c->calib_budget);
+    register_double("calibrate_budget",
+                    "Time budget of one calibration in seconds (default 120). "
+                    "When it runs out, or a node leader stalls or fails, every "
+                    "rank of the communicator falls back to the previous "
+                    "collectives, with one warning.",
+                    OPAL_INFO_LVL_4, &c->calib_budget);
     register_int("node_leader",
                  "Which rank of a node measures for it, in communicator order: 0 = lowest "
                  "(default), 1 = second, ..., -1 = highest (clamped to the node's ranks).",
@@ -231,14 +237,13 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                     "size, which plan runs or whether the previous module does. A file with an "
                     "error is reported once (file:line: problem) and ignored.",
                     OPAL_INFO_LVL_3, &c->rules_file);
-    mca_base_component_var_register(&c->super.collm_version, "min_gain",
-                                    "Without a rule, a cloud-aware plan runs only when the cost "
-                                    "model predicts it at least this fraction faster than the "
-                                    "binomial baseline (default 0.1); otherwise the previous "
-                                    "module runs, so a uniform network keeps its usual "
-                                    "algorithms.", MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0,
-                                    MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_4,
-                                    MCA_BASE_VAR_SCOPE_ALL, &c->min_gain);
+    register_double("min_gain",
+                    "Without a rule, a cloud-aware plan runs only when the cost "
+                    "model predicts it at least this fraction faster than the "
+                    "binomial baseline (default 0.1); otherwise the previous "
+                    "module runs, so a uniform network keeps its usual "
+                    "algorithms.",
+                    OPAL_INFO_LVL_4, &c->min_gain);
     register_enum("algorithm",
                   "Cloud-aware algorithm: auto (default: the best predicted), cool (three "
                   "levels node/group/top), tree (CMPI Algorithm 4 performance-hierarchy tree), "
@@ -259,13 +264,11 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  "Messages of at least this many bytes may be cut into segments and pipelined "
                  "(default 65536); smaller ones travel whole.", OPAL_INFO_LVL_5,
                  &c->large_message);
-    mca_base_component_var_register(&c->super.collm_version, "k",
-                                    "Discretization factor k of the network performance "
-                                    "hierarchy: level(x) = floor(x / (k * min)) (default 4, as "
-                                    "CMPI). Larger k puts more nodes in one group.",
-                                    MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0,
-                                    MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
-                                    MCA_BASE_VAR_SCOPE_ALL, &c->k);
+    register_double("k",
+                    "Discretization factor k of the network performance "
+                    "hierarchy: level(x) = floor(x / (k * min)) (default 4, as "
+                    "CMPI). Larger k puts more nodes in one group.",
+                    OPAL_INFO_LVL_6, &c->k);
     register_int("t_span",
                  "Span threshold T_span of the hierarchy's rebalancing (default 1, as CMPI; "
                  "negative: never rebalance).", OPAL_INFO_LVL_6, &c->t_span);

@@ -148,20 +148,3 @@ int mca_coll_cloudaware_plan_to_sched(ca_sched_t *s, cacore_coll_t coll,
     free(order);
     return s->error;
 }
-
-int mca_coll_cloudaware_run_plan(cacore_coll_t coll, const cacore_step_t *steps, size_t nsteps,
-                                 int nblocks, int ntmp, const void *sbuf, void *rbuf, int count,
-                                 struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                 struct ompi_communicator_t *comm, ca_run_mode_t how,
-                                 ompi_request_t **request)
-{
-    ca_sched_t *s = ca_sched_new(comm);
-
-    if (NULL == s) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    return ca_sched_finish(s,
-                           mca_coll_cloudaware_plan_to_sched(s, coll, steps, nsteps, nblocks,
-                                                             ntmp, sbuf, rbuf, count, dtype, op),
-                           how, request);
-}

@@ -1,6 +1,7 @@
 /*
  * Running model-core plans (core/cloudaware_core.h) on the executor. The six cloud-aware
- * collectives' dispatch (issue 7) calls mca_coll_cloudaware_run_plan with this rank's steps.
+ * collectives' dispatch (coll_cloudaware_dispatch.c) appends this rank's steps to a schedule with
+ * mca_coll_cloudaware_plan_to_sched and runs it with ca_sched_finish.
  */
 #ifndef MCA_COLL_CLOUDAWARE_PLAN_H
 #define MCA_COLL_CLOUDAWARE_PLAN_H
@@ -24,15 +25,6 @@ int mca_coll_cloudaware_plan_to_sched(ca_sched_t *s, cacore_coll_t coll,
                                       const cacore_step_t *steps, size_t nsteps, int nblocks,
                                       int ntmp, const void *sbuf, void *rbuf, int count,
                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op);
-
-/* Translates and runs the way `how` says (request: the started nonblocking or the inactive
- * persistent request; unused when blocking). Validation happens before any tag is reserved or
- * message sent, so a rejected plan can still fall back to another provider. */
-int mca_coll_cloudaware_run_plan(cacore_coll_t coll, const cacore_step_t *steps, size_t nsteps,
-                                 int nblocks, int ntmp, const void *sbuf, void *rbuf, int count,
-                                 struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                 struct ompi_communicator_t *comm, ca_run_mode_t how,
-                                 ompi_request_t **request);
 
 END_C_DECLS
 
