@@ -1,6 +1,7 @@
 /* test_cost.c - the cost model: monotone in message size, sensitive to the things it claims to
  * model (slow links, one message per node port, two-way exchanges on TCP), and it ranks a
  * cloudaware plan below the binomial baseline on a racked network. */
+#include <math.h>
 #include "test_util.h"
 
 static double rk_lat(int i, int j, void *ctx)
@@ -128,6 +129,40 @@ START_TEST(node_ports_serialise_sends)
 }
 END_TEST
 
+/* Linear gather and scatter on 3 nodes x 2 ranks, 1 MB per rank, unlimited port slots: all
+ * transfers run at once (the plan posts them in one round), but the two ranks of a node share
+ * their node's link to the root's node, so each link carries 2 MB: 2 s, not 1 s. With one slot
+ * per port the root's node serialises all four remote blocks: 4 s. */
+START_TEST(concurrent_linear_shares_node_links)
+{
+    cacore_matrix_t *m = tu_matrix(3, two_lat, two_bw, NULL);
+    int rank_node[6] = {0, 0, 1, 1, 2, 2};
+    char err[256];
+    for (int c = 0; c < 2; ++c) {
+        cacore_coll_t coll = c ? CACORE_COLL_SCATTER : CACORE_COLL_GATHER;
+        cacore_plan_params_t pp;
+        cacore_plan_params_default(&pp);
+        pp.algo = CACORE_ALGO_LINEAR;
+        pp.cost.intra_Bps = 1e15;
+        pp.cost.copy_Bps = 1e15;
+        pp.cost.node_send_slots = pp.cost.node_recv_slots = 0;
+        cacore_plan_t *p = NULL;
+        ck_assert_msg(cacore_plan_build(m, 6, rank_node, coll, 0, 1000000, 1000, &pp, &p, err,
+                                        sizeof err) == CACORE_OK, "%s", err);
+        double t = 0;
+        ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, 1000000, &pp.cost, &t, err, sizeof err),
+                         CACORE_OK);
+        ck_assert_msg(fabs(t - 2.0) < 1e-3, "coll %d: %g s with unlimited slots", c, t);
+        pp.cost.node_send_slots = pp.cost.node_recv_slots = 1;
+        ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, 1000000, &pp.cost, &t, err, sizeof err),
+                         CACORE_OK);
+        ck_assert_msg(fabs(t - 4.0) < 1e-3, "coll %d: %g s with one slot", c, t);
+        cacore_plan_free(p);
+    }
+    cacore_matrix_free(m);
+}
+END_TEST
+
 START_TEST(cloudaware_beats_binomial_on_racks)
 {
     cacore_matrix_t *m = tu_matrix(16, rk_lat, rk_bw, NULL);
@@ -163,6 +198,7 @@ int main(void)
     tcase_add_test(tc, monotone_in_message_size);
     tcase_add_test(tc, two_way_exchange_costs_the_sum);
     tcase_add_test(tc, node_ports_serialise_sends);
+    tcase_add_test(tc, concurrent_linear_shares_node_links);
     tcase_add_test(tc, cloudaware_beats_binomial_on_racks);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);

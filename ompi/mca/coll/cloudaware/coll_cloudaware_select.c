@@ -136,23 +136,16 @@ static cacore_plan_t *decide(mca_coll_cloudaware_module_t *m, const cacore_matri
     }
 
     /* The cost model decides: the cloud-aware plan must beat the baseline, what the previous
-     * module would do, by min_gain. The baseline is the binomial tree over ranks, and for
-     * gather/scatter the better of it and the linear algorithm (tuned's choice for large
-     * blocks, which reaches the root's full incoming capacity). */
+     * module would do, by min_gain. The baseline is the binomial tree over ranks. (For large
+     * gathers tuned and basic receive the blocks one rank after another; the linear gather and
+     * scatter the planner may choose post all transfers at once, which is what pays where the
+     * root's node has many independent links — coll_cloudaware_model_slots 0.) */
     double ours = cacore_plan_predicted(plan), theirs = -1.0;
-    const int baselines[] = { CACORE_ALGO_BINOMIAL, CACORE_ALGO_LINEAR };
-    for (size_t i = 0; i < sizeof(baselines) / sizeof(baselines[0]); i++) {
-        if (CACORE_ALGO_LINEAR == baselines[i] && CACORE_COLL_GATHER != call->coll
-            && CACORE_COLL_SCATTER != call->coll) {
-            continue;
-        }
-        p.algo = baselines[i];
-        baseline = build(m, matrix, call, bytes, count, &p);
-        if (NULL != baseline) {
-            double t = cacore_plan_predicted(baseline);
-            theirs = (theirs < 0.0 || t < theirs) ? t : theirs;
-            cacore_plan_free(baseline);
-        }
+    p.algo = CACORE_ALGO_BINOMIAL;
+    baseline = build(m, matrix, call, bytes, count, &p);
+    if (NULL != baseline) {
+        theirs = cacore_plan_predicted(baseline);
+        cacore_plan_free(baseline);
     }
     if (theirs < 0.0) {
         return plan;

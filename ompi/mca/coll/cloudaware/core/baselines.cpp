@@ -84,7 +84,7 @@ Plan build_linear(const PlanInput &in)
         for (int i = 0; i < n; ++i) {
             resp[i] = {ranks[i]};
         }
-        e.scatter_tree(ranks, t, lv, resp);
+        e.scatter_tree(ranks, t, lv, resp, true);  // all sends at once, like tuned's linear_nb
     }
     e.finalize();
     return b.finish(total_bytes(in), CACORE_ALGO_LINEAR, "linear over ranks");

@@ -130,7 +130,7 @@ void emit_down(Emitter &e, cacore_coll_t c, int pat, const std::vector<int> &ran
 {
     const int k = static_cast<int>(ranks.size());
     if (c == CACORE_COLL_SCATTER) {
-        e.scatter_tree(ranks, local_tree(pat, k), lv, resp);
+        e.scatter_tree(ranks, local_tree(pat, k), lv, resp, pat == CACORE_PAT_FLAT);
         return;
     }
     switch (pat) {

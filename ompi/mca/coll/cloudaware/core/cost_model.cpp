@@ -93,6 +93,9 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         recvp[i].free_at.assign(c.node_recv_slots, 0.0);
     }
     std::unordered_map<long long, double> conn;  // unordered rank pair -> free time
+    // Directed node pair -> free time. The pair's rate B[a][b] is that of one pipe: messages of
+    // several ranks of a node to ranks of another node share it, whatever the port slots say.
+    std::unordered_map<long long, double> link;
 
     // Round boundaries.
     std::vector<std::vector<std::pair<size_t, size_t>>> rounds(n);
@@ -192,6 +195,10 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             dur = c.intra_latency_s + t.bytes / c.intra_Bps;
         } else {
             start = std::max({start, sendp[a].earliest(), recvp[b].earliest()});
+            auto it = link.find(static_cast<long long>(a) * m.nodes() + b);
+            if (it != link.end()) {
+                start = std::max(start, it->second);
+            }
             dur = m.latency(a, b) + t.bytes / m.bandwidth(a, b);
         }
         const long long ck = key(std::min(t.from, t.to), std::max(t.from, t.to));
@@ -205,6 +212,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         if (a != b) {
             sendp[a].occupy(end);
             recvp[b].occupy(end);
+            link[static_cast<long long>(a) * m.nodes() + b] = end;
         }
         if (c.duplex_serialize) {
             conn[ck] = end;

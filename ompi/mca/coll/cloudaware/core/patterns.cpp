@@ -159,7 +159,7 @@ std::vector<int> set_union(const std::vector<int> &a, const std::vector<int> &b)
 Emitter::Emitter(PlanBuilder &b)
     : b_(b), coll_(b.coll()), n_(b.nranks()), nb_(b.nblocks()),
       bpr_(is_gather_type(b.coll()) ? b.nblocks() / b.nranks() : 0), cursor_(n_, 0),
-      acc_ready_(n_, false), low_(n_), held_(n_), own_copied_(n_, false)
+      pipe_cursor_(n_, 0), block_ready_(n_), landing_next_(n_, 1), acc_ready_(n_, false), low_(n_), held_(n_), own_copied_(n_, false)
 {
     for (int r = 0; r < n_; ++r) {
         low_[r] = r;
@@ -179,9 +179,30 @@ int Emitter::base(const std::vector<int> &ranks) const
 {
     int b = 0;
     for (int r : ranks) {
-        b = std::max(b, cursor_[r]);
+        b = std::max({b, cursor_[r], pipe_cursor_[r]});
     }
     return b;
+}
+
+int Emitter::ready(int r, int first, int n)
+{
+    int x = cursor_[r];
+    const auto &br = block_ready_[r];
+    for (int i = first; i < first + n && i < static_cast<int>(br.size()); ++i) {
+        x = std::max(x, br[i]);
+    }
+    return x;
+}
+
+void Emitter::set_ready(int r, int first, int n, int round)
+{
+    auto &br = block_ready_[r];
+    if (br.empty()) {
+        br.assign(nb_, 0);
+    }
+    for (int i = first; i < first + n; ++i) {
+        br[i] = std::max(br[i], round);
+    }
 }
 
 // ---- broadcast ---------------------------------------------------------------------------------
@@ -218,22 +239,41 @@ void Emitter::bcast_pipelined(const std::vector<int> &ranks, const std::vector<T
     if (ranks.size() < 2) {
         return;
     }
-    const int b0 = base(ranks);
     auto segs = segments(nb_, nsegs);
     const int ntrees = static_cast<int>(trees.size());
+    // Segment s travels down tree s mod ntrees. A member forwards it in the first round after it
+    // has it, and one segment per round and tree, so the segments of one tree stay in order
+    // on every edge.
     for (int ti = 0; ti < ntrees; ++ti) {
         const Tree &t = trees[ti];
-        auto d = depths(t);
-        int j = 0;  // index of the segment within this tree
-        for (size_t s = static_cast<size_t>(ti); s < segs.size(); s += static_cast<size_t>(ntrees), ++j) {
-            for (int v = 0; v < t.size(); ++v) {
-                for (int c : t.children[v]) {
-                    int round = b0 + d[v] + j;
-                    b_.transfer(ranks[v], round, CACORE_BUF_OUT, ranks[c], round, CACORE_BUF_OUT,
-                                lv(ranks[v], ranks[c]), segs[s].first, segs[s].second);
-                    bump(ranks[v], round + 1);
-                    bump(ranks[c], round + 1);
+        std::vector<int> last(t.size(), -1);   // the member's last sending round in this tree
+        std::vector<int> pre, stack{t.root};
+        while (!stack.empty()) {
+            int v = stack.back();
+            stack.pop_back();
+            pre.push_back(v);
+            for (int c : t.children[v]) {
+                stack.push_back(c);
+            }
+        }
+        for (size_t s = static_cast<size_t>(ti); s < segs.size(); s += static_cast<size_t>(ntrees)) {
+            const int first = segs[s].first, n = segs[s].second;
+            for (int v : pre) {  // parents before children: a parent's round is known first
+                if (t.children[v].empty()) {
+                    continue;
                 }
+                const int rv = ranks[v];
+                const int round = std::max(ready(rv, first, n), last[v] + 1);
+                last[v] = round;
+                for (int c : t.children[v]) {
+                    const int rc = ranks[c];
+                    const int rr = std::max(round, cursor_[rc]);
+                    b_.transfer(rv, round, CACORE_BUF_OUT, rc, rr, CACORE_BUF_OUT,
+                                lv(rv, rc), first, n);
+                    set_ready(rc, first, n, rr + 1);
+                    bump_pipe(rc, rr + 1);
+                }
+                bump_pipe(rv, round + 1);
             }
         }
     }
@@ -332,8 +372,8 @@ void Emitter::reduce_pipelined(const std::vector<int> &ranks, const Tree &t, con
     if (ranks.size() < 2) {
         return;
     }
-    const int b0 = base(ranks);
     auto segs = segments(nb_, nsegs);
+    const int nseg = static_cast<int>(segs.size());
     auto h = heights(t);
     // Leaves first so that the partial buffer of every child is final before it sends.
     std::vector<int> order(t.size());
@@ -341,25 +381,43 @@ void Emitter::reduce_pipelined(const std::vector<int> &ranks, const Tree &t, con
         order[i] = i;
     }
     std::stable_sort(order.begin(), order.end(), [&](int a, int c) { return h[a] < h[c]; });
+    // Each member's children land in landing slots of their own, not used by an earlier level:
+    // with the levels overlapping, an earlier level may still fold from its slot.
+    std::vector<int> slot(t.size());
+    for (int v = 0; v < t.size(); ++v) {
+        slot[v] = landing_next_[ranks[v]];
+        landing_next_[ranks[v]] += static_cast<int>(t.children[v].size());
+    }
+    // sent[v][j]: round in which member v sends segment j up; arrived[v][j]: the round after the
+    // last of its children's segment j arrived at v.
+    std::vector<std::vector<int>> arrived(t.size(), std::vector<int>(nseg, 0));
     for (int v : order) {
         const int rv = ranks[v];
-        const int nseg = static_cast<int>(segs.size());
+        int last = -1;
         for (int j = 0; j < nseg; ++j) {
-            const int round = b0 + h[v] + j;
+            const int first = segs[j].first, n = segs[j].second;
+            const int round = std::max({ready(rv, first, n), arrived[v][j], last + 1});
+            last = round;
             int k = 0;
             for (int c : t.children[v]) {
-                fold(rv, round, lv(ranks[c], rv), landing(k), ranks[c], segs[j].first, segs[j].second);
+                fold(rv, round, lv(ranks[c], rv), landing(slot[v] + k), ranks[c], first, n);
                 ++k;
             }
             if (v != t.root) {
-                const int rp = ranks[t.parent[v]];
-                int kidx = 0;
-                const auto &sib = t.children[t.parent[v]];
-                kidx = static_cast<int>(std::find(sib.begin(), sib.end(), v) - sib.begin());
-                b_.transfer(rv, round, partial(rv), rp, round, landing(kidx), lv(rv, rp),
-                            segs[j].first, segs[j].second);
+                const int p = t.parent[v];
+                const int rp = ranks[p];
+                const auto &sib = t.children[p];
+                const int kidx = static_cast<int>(std::find(sib.begin(), sib.end(), v) - sib.begin());
+                const int rr = std::max(round, cursor_[rp]);
+                b_.transfer(rv, round, partial(rv), rp, rr, landing(slot[p] + kidx), lv(rv, rp),
+                            first, n);
+                arrived[p][j] = std::max(arrived[p][j], rr + 1);
+                bump_pipe(rp, rr + 1);
+                bump_pipe(rv, round + 1);
+            } else {
+                set_ready(rv, first, n, round);
+                bump_pipe(rv, round + 1);
             }
-            bump(rv, round + (v == t.root ? 0 : 1));
         }
         for (int c : t.children[v]) {
             low_[rv] = std::min(low_[rv], low_[ranks[c]]);
@@ -447,7 +505,7 @@ void Emitter::gather_tree(const std::vector<int> &ranks, const Tree &t, const Le
 }
 
 void Emitter::scatter_tree(const std::vector<int> &ranks, const Tree &t, const LevelFn &lv,
-                           const std::vector<std::vector<int>> &resp)
+                           const std::vector<std::vector<int>> &resp, bool concurrent)
 {
     if (ranks.size() < 2) {
         return;
@@ -477,7 +535,7 @@ void Emitter::scatter_tree(const std::vector<int> &ranks, const Tree &t, const L
                          [&](int a, int c) { return need[a].size() > need[c].size(); });
         int k = 0;
         for (int c : kids) {
-            const int rs = recv_round[v] + 1 + k++;
+            const int rs = recv_round[v] + 1 + (concurrent ? 0 : k++);
             const int rc = ranks[c];
             // A rank that receives only its own part takes it straight into OUT.
             const bool direct = need[c].size() == 1 && need[c][0] == rc;

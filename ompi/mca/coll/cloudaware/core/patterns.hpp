@@ -46,8 +46,10 @@ public:
     void reduce_pipelined(const std::vector<int> &ranks, const Tree &t, const LevelFn &lv, int nsegs);
     void gather_tree(const std::vector<int> &ranks, const Tree &t, const LevelFn &lv);
     // resp[i]: ranks whose parts participant i must end up holding (its whole subtree below).
+    // concurrent: a parent posts all its sends in one round (flat/linear: the network shares the
+    // parent's link among them) instead of serving its children one after another.
     void scatter_tree(const std::vector<int> &ranks, const Tree &t, const LevelFn &lv,
-                      const std::vector<std::vector<int>> &resp);
+                      const std::vector<std::vector<int>> &resp, bool concurrent = false);
     void allreduce_recdbl(const std::vector<int> &ranks, const LevelFn &lv);
     void allreduce_ring(const std::vector<int> &ranks, const LevelFn &lv);
     void allgather_ring(const std::vector<int> &ranks, const LevelFn &lv);
@@ -58,7 +60,16 @@ public:
     const std::vector<int> &held(int rank) const { return held_[rank]; }
 
 private:
+    // Round from which a pattern may place steps for these ranks: after everything placed so far.
     int base(const std::vector<int> &ranks) const;
+    // Pipelined patterns are placed by data readiness instead, so that the levels of a COOL plan
+    // overlap (segment j goes on to the next level as soon as it is complete here):
+    // ready(r, first, n) = first round in which rank r may send blocks [first, first+n) (its
+    // partial final, or the blocks received), never before its floor = the end of the last
+    // non-pipelined pattern r took part in.
+    int ready(int r, int first, int n);
+    void set_ready(int r, int first, int n, int round);
+    void bump_pipe(int rank, int round) { pipe_cursor_[rank] = std::max(pipe_cursor_[rank], round); }
     void received_whole(int r, int from);
     void bump(int rank, int round) { cursor_[rank] = std::max(cursor_[rank], round); }
     // reductions
@@ -77,7 +88,10 @@ private:
     PlanBuilder &b_;
     cacore_coll_t coll_;
     int n_, nb_, bpr_;
-    std::vector<int> cursor_;
+    std::vector<int> cursor_;              // end of the non-pipelined patterns per rank
+    std::vector<int> pipe_cursor_;         // end of the pipelined ones
+    std::vector<std::vector<int>> block_ready_;  // per rank and block, allocated on first use
+    std::vector<int> landing_next_;        // reduce: next free landing slot of a pipelined level
     std::vector<bool> acc_ready_;
     std::vector<int> low_;                 // lowest rank in the partial (reduction order)
     std::vector<std::vector<int>> held_;   // gather/allgather/scatter: parts held, sorted
