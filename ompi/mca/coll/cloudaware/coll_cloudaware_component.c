@@ -217,7 +217,8 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
 {
     static const mca_base_var_enum_value_t algos[] = {
         { CACORE_ALGO_AUTO, "auto" }, { CACORE_ALGO_COOL, "cool" }, { CACORE_ALGO_TREE, "tree" },
-        { CACORE_ALGO_BINOMIAL, "binomial" }, { CACORE_ALGO_RING, "ring" }, { 0, NULL }
+        { CACORE_ALGO_BINOMIAL, "binomial" }, { CACORE_ALGO_RING, "ring" },
+        { CACORE_ALGO_LINEAR, "linear" }, { 0, NULL }
     };
     static const mca_base_var_enum_value_t patterns[] = {
         { CACORE_PAT_AUTO, "auto" }, { CACORE_PAT_FLAT, "flat" },
@@ -247,7 +248,8 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
     register_enum("algorithm",
                   "Cloud-aware algorithm: auto (default: the best predicted), cool (three "
                   "levels node/group/top), tree (CMPI Algorithm 4 performance-hierarchy tree), "
-                  "binomial or ring (baselines over ranks, for comparison).",
+                  "binomial or ring (baselines over ranks, for comparison), linear (gather/"
+                  "scatter straight to/from the root, all transfers at once).",
                   OPAL_INFO_LVL_5, algos, &c->algorithm);
     for (int l = 0; l < 3; l++) {
         snprintf(name, sizeof(name), "pattern_%s", levels[l]);

@@ -68,7 +68,7 @@ int parse_pattern(const LineReader &rd, std::string_view tok)
              "' (auto, flat, binomial, recdbl, ring, chain or dualtree)");
 }
 
-// model | fallback | auto | cool | tree | binomial | ring
+// model | fallback | auto | cool | tree | binomial | ring | linear
 void parse_choice(const LineReader &rd, std::string_view tok, cacore_rule_t &a)
 {
     static const struct { const char *name; int choice; int algo; } choices[] = {
@@ -79,6 +79,7 @@ void parse_choice(const LineReader &rd, std::string_view tok, cacore_rule_t &a)
         {"tree", CACORE_RULE_PLAN, CACORE_ALGO_TREE},
         {"binomial", CACORE_RULE_PLAN, CACORE_ALGO_BINOMIAL},
         {"ring", CACORE_RULE_PLAN, CACORE_ALGO_RING},
+        {"linear", CACORE_RULE_PLAN, CACORE_ALGO_LINEAR},
     };
     for (const auto &c : choices) {
         if (tok == c.name) {
@@ -88,7 +89,7 @@ void parse_choice(const LineReader &rd, std::string_view tok, cacore_rule_t &a)
         }
     }
     rd.error("unknown choice '" + std::string(tok) +
-             "' (model, fallback, auto, cool, tree, binomial or ring)");
+             "' (model, fallback, auto, cool, tree, binomial, ring or linear)");
 }
 
 void parse_option(const LineReader &rd, std::string_view tok, cacore_rule_t &a)
