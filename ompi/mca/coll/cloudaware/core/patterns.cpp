@@ -159,7 +159,7 @@ std::vector<int> set_union(const std::vector<int> &a, const std::vector<int> &b)
 Emitter::Emitter(PlanBuilder &b)
     : b_(b), coll_(b.coll()), n_(b.nranks()), nb_(b.nblocks()),
       bpr_(is_gather_type(b.coll()) ? b.nblocks() / b.nranks() : 0), cursor_(n_, 0),
-      pipe_cursor_(n_, 0), block_ready_(n_), landing_next_(n_, 1), acc_ready_(n_, false), low_(n_), held_(n_), own_copied_(n_, false)
+      pipe_cursor_(n_, 0), block_ready_(n_), landing_next_(n_, 0), acc_ready_(n_, false), low_(n_), held_(n_), own_copied_(n_, false)
 {
     for (int r = 0; r < n_; ++r) {
         low_[r] = r;
@@ -381,8 +381,10 @@ void Emitter::reduce_pipelined(const std::vector<int> &ranks, const Tree &t, con
         order[i] = i;
     }
     std::stable_sort(order.begin(), order.end(), [&](int a, int c) { return h[a] < h[c]; });
-    // Each member's children land in landing slots of their own, not used by an earlier level:
-    // with the levels overlapping, an earlier level may still fold from its slot.
+    // Each member's children land in landing slots of their own, not used by an earlier
+    // pipelined level: with the levels overlapping, that level may still fold from its slot.
+    // (Non-pipelined patterns are no hazard: their steps at a rank all come before its floor,
+    // where receives here start, or after everything placed here.)
     std::vector<int> slot(t.size());
     for (int v = 0; v < t.size(); ++v) {
         slot[v] = landing_next_[ranks[v]];
