@@ -326,7 +326,9 @@ static int calibrate(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t
         stats_world_rank = ompi_comm_rank(&ompi_mpi_comm_world.comm);
     }
     if (NULL == p1 || NULL == rows || NULL == rowlen || NULL == hdr) {
-        /* Allocation failures are local; the exchange below still runs so no one hangs. */
+        /* Without these buffers this rank cannot take part in the exchange. Known gap: the
+         * other ranks then wait in it (a few KiB up to n*n*17 bytes, 71 MB at 2048 nodes);
+         * the later allocation failures below are survived, as a stalled peer is. */
         fail(net, comm, "out of memory");
         goto out;
     }

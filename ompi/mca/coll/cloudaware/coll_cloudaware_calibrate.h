@@ -26,6 +26,12 @@ BEGIN_C_DECLS
  * range, and hcoll is not loaded together with coll/cloudaware's measurement). */
 #define CLOUDAWARE_TAG_CALIBRATE (MCA_COLL_BASE_TAG_HCOLL_END + 16)
 #define CLOUDAWARE_TAG_EXCHANGE (MCA_COLL_BASE_TAG_HCOLL_END + 17)
+/* The bulk-transfer token of a limited calibration concurrency: its own tag, so a token can never
+ * be matched by a receive of the measurement itself (the token's sender and receiver may be
+ * measuring against each other before the token is consumed). */
+#define CLOUDAWARE_TAG_TOKEN (MCA_COLL_BASE_TAG_HCOLL_END + 18)
+/* The barrier among node leaders that starts a round's bulk phases together (concurrency 0). */
+#define CLOUDAWARE_TAG_SYNC (MCA_COLL_BASE_TAG_HCOLL_END + 19)
 
 typedef enum {
     CLOUDAWARE_CALIBRATE_OFF = 0,    /* files (matrix file, cache) only; otherwise fall back */

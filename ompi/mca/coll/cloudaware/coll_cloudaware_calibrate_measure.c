@@ -7,15 +7,33 @@
  * For a pair (a, b), a < b, in that order:
  *   1. latency a: a pings b `reps` times (plus one unmeasured warm-up); L[a][b] = median RTT / 2
  *   2. latency b: the same, b initiating;                               L[b][a] = median RTT / 2
- *   3. bandwidth a->b: a sends `bytes`, b answers with a small ack;
- *                      B[a][b] = bytes / (elapsed - L[a][b])   (best of `bw reps`)
+ *   3. bandwidth a->b: a sends `bytes`, b answers with a small ack, `bw reps` times;
+ *                      B[a][b] = bytes / (elapsed - L[a][b])   (best of the reps; their median
+ *                      with concurrency 0, see bandwidth_of)
  *   4. bandwidth b->a: the same the other way.
+ * (With concurrency 0, every leader joins a barrier before each transfer of 3 and 4: see below.)
  * Ping-pong cannot tell the two one-way latencies apart without synchronized clocks, so the two
  * latency directions differ only by noise; bandwidth is measured per direction.
  *
- * coll_cloudaware_calibrate_concurrency limits how many pairs of a round move bulk data at once
- * (a token passes from pair p to pair p+k), so shared links (rack uplinks) do not distort
- * per-pair rates. Latency ping-pongs of a round always run concurrently.
+ * coll_cloudaware_calibrate_concurrency = 0 (default, CMPI): all pairs of a round move bulk data
+ * at the same time, and they really start together: the leaders (all of them, also those with a
+ * bye) pass a barrier before every bulk transfer of the round (a->b, then b->a, each `bandwidth
+ * reps` times) in every round with more than one measuring pair. Without it, leaders drift apart
+ * (latency passes and transfers of different lengths), a pair's transfer overlapped 0, 1 or all
+ * of the round's others by chance, and the same network gave different matrices from run to
+ * run (lab racks-8: cross-rack pairs of one round measured 40 and 20 Mbit/s). With it, a shared
+ * link (a rack uplink) carries exactly the round's pairs that cross it: what the network delivers
+ * to this traffic pattern, the same every time.
+ *
+ * coll_cloudaware_calibrate_concurrency = k > 0 limits how many pairs move bulk data at once, so
+ * shared links (rack uplinks) do not distort per-pair rates: the measuring pairs of all rounds form
+ * one sequence (round by round, in a round by lower node), and pair g starts its bulk transfers
+ * only when pair g-k has finished (a token, sent by g-k's lower node to g's lower node). The
+ * sequence runs across rounds: leaders do not wait for each other between rounds, so a token that
+ * stopped at the end of a round let the next round's first pairs overlap the previous round's last
+ * ones (found in the lab: cross-rack pairs of two rounds sharing a rack uplink measured half their
+ * rate with k = 1). Latency ping-pongs always run concurrently (small messages; the lab does not
+ * shape them, and real networks queue them little).
  *
  * Every wait has the calibration deadline: when it passes, outstanding receives are cancelled,
  * requests are abandoned (their buffers deliberately leaked) and the leader reports TIMEOUT with
@@ -112,22 +130,23 @@ static int wait_all(meas_ctx_t *x, ompi_request_t **reqs, int n)
     }
 }
 
-/* send and/or receive (NULL buffers skip that half) with peer node's leader, until deadline. */
-static int xfer(meas_ctx_t *x, int peer_node, const void *sbuf, size_t slen, void *rbuf,
-                size_t rlen)
+/* Send to node speer's leader and/or receive from node rpeer's leader (NULL buffers skip that
+ * half), until the deadline. */
+static int xfer2(meas_ctx_t *x, int speer, const void *sbuf, size_t slen, int rpeer, void *rbuf,
+                 size_t rlen, int tag)
 {
     ompi_request_t *reqs[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
-    int peer = x->map->leaders[peer_node], rc;
+    int rc;
 
     if (NULL != rbuf) {
-        rc = MCA_PML_CALL(irecv(rbuf, rlen, MPI_BYTE, peer, CLOUDAWARE_TAG_CALIBRATE, x->comm,
+        rc = MCA_PML_CALL(irecv(rbuf, rlen, MPI_BYTE, x->map->leaders[rpeer], tag, x->comm,
                                 &reqs[0]));
         if (OMPI_SUCCESS != rc) {
             return CLOUDAWARE_MEAS_ERROR;
         }
     }
     if (NULL != sbuf) {
-        rc = MCA_PML_CALL(isend((void *) sbuf, slen, MPI_BYTE, peer, CLOUDAWARE_TAG_CALIBRATE,
+        rc = MCA_PML_CALL(isend((void *) sbuf, slen, MPI_BYTE, x->map->leaders[speer], tag,
                                 MCA_PML_BASE_SEND_STANDARD, x->comm, &reqs[1]));
         if (OMPI_SUCCESS != rc) {
             wait_all(x, reqs, 1);
@@ -135,6 +154,37 @@ static int xfer(meas_ctx_t *x, int peer_node, const void *sbuf, size_t slen, voi
         }
     }
     return wait_all(x, reqs, 2);
+}
+
+static int xfer_tag(meas_ctx_t *x, int peer_node, const void *sbuf, size_t slen, void *rbuf,
+                    size_t rlen, int tag)
+{
+    return xfer2(x, peer_node, sbuf, slen, peer_node, rbuf, rlen, tag);
+}
+
+static int xfer(meas_ctx_t *x, int peer_node, const void *sbuf, size_t slen, void *rbuf,
+                size_t rlen)
+{
+    return xfer_tag(x, peer_node, sbuf, slen, rbuf, rlen, CLOUDAWARE_TAG_CALIBRATE);
+}
+
+/* Dissemination barrier over all node leaders (ceil(log2 n) steps of one 1-byte message), on its
+ * own tag. Messages of successive barriers from one source arrive in order (MPI non-overtaking),
+ * and a leader never gets a barrier ahead, so one tag serves them all. On failure *awaited is the
+ * node whose message did not come. */
+static int leader_barrier(meas_ctx_t *x, char *sbuf, char *rbuf, int *awaited)
+{
+    int n = x->map->nnodes, me = x->map->my_node, rc;
+
+    for (int d = 1; d < n; d <<= 1) {
+        int to = (me + d) % n, from = (me - d + n) % n;
+        if (CLOUDAWARE_MEAS_OK
+            != (rc = xfer2(x, to, sbuf, 1, from, rbuf, 1, CLOUDAWARE_TAG_SYNC))) {
+            *awaited = from;
+            return rc;
+        }
+    }
+    return CLOUDAWARE_MEAS_OK;
 }
 
 static int compare_double(const void *a, const void *b)
@@ -174,36 +224,49 @@ static int latency_pass(meas_ctx_t *x, int peer_node, bool initiator, char *sbuf
     return CLOUDAWARE_MEAS_OK;
 }
 
-/* One bandwidth direction: sender sends bytes, receiver acks. Returns status; *bw on sender. */
+/* One bulk transfer: sender sends bytes, receiver acks. Returns status; *bw (sender only) =
+ * bytes / (elapsed - ack latency). */
 static int bandwidth_pass(meas_ctx_t *x, int peer_node, bool sender, char *big, size_t bytes,
-                          int reps, double lat, double *bw)
+                          double lat, double *bw)
 {
     char *ack = big + bytes, *ackr = big + bytes + 8;   /* small buffers after the big one */
     int rc;
 
-    for (int r = 0; r < reps; r++) {
-        if (sender) {
-            double t0 = mca_coll_cloudaware_now(), t;
-            if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, peer_node, big, bytes, ackr, 1))) {
-                return rc;
-            }
-            t = mca_coll_cloudaware_now() - t0;
-            /* Minus the ack's latency, but a noisy latency never eats more than half. */
-            t -= (lat < 0.5 * t) ? lat : 0.5 * t;
-            if (t < 1e-9) {
-                t = 1e-9;
-            }
-            if ((double) bytes / t > *bw) {
-                *bw = (double) bytes / t;   /* best of reps: the least disturbed transfer */
-            }
-        } else {
-            if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, peer_node, NULL, 0, big, bytes))
-                || CLOUDAWARE_MEAS_OK != (rc = xfer(x, peer_node, ack, 1, NULL, 0))) {
-                return rc;
-            }
+    if (sender) {
+        double t0 = mca_coll_cloudaware_now(), t;
+        if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, peer_node, big, bytes, ackr, 1))) {
+            return rc;
         }
+        t = mca_coll_cloudaware_now() - t0;
+        /* Minus the ack's latency, but a noisy latency never eats more than half. */
+        t -= (lat < 0.5 * t) ? lat : 0.5 * t;
+        if (t < 1e-9) {
+            t = 1e-9;
+        }
+        *bw = (double) bytes / t;
+    } else if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, peer_node, NULL, 0, big, bytes))
+               || CLOUDAWARE_MEAS_OK != (rc = xfer(x, peer_node, ack, 1, NULL, 0))) {
+        return rc;
     }
     return CLOUDAWARE_MEAS_OK;
+}
+
+/* B of a direction from its `bw reps` transfers. Alone (concurrency > 0) disturbances only slow a
+ * transfer down, so the best one is the network's rate. Shared (concurrency 0) a disturbance of
+ * one pair (a stall, a late start) speeds up the pairs it shares a link with as much as it slows
+ * itself down, so the median is the estimate (the lab measured +17 % on a shared pair with the
+ * best of 2). */
+static double bandwidth_of(double *v, int reps, bool shared)
+{
+    if (!shared) {
+        double best = 0.0;
+        for (int r = 0; r < reps; r++) {
+            best = v[r] > best ? v[r] : best;
+        }
+        return best;
+    }
+    qsort(v, (size_t) reps, sizeof(double), compare_double);
+    return (reps % 2) ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
 }
 
 /* Partner of node i in round r of the circle method over m slots (m even). */
@@ -229,22 +292,40 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
     size_t bbytes = (size_t) (c->calib_bandwidth_bytes > 0 ? c->calib_bandwidth_bytes : 1);
     int lreps = c->calib_latency_reps > 0 ? c->calib_latency_reps : 1;
     int breps = c->calib_bandwidth_reps > 0 ? c->calib_bandwidth_reps : 1;
-    int conc = c->calib_concurrency;
+    int conc = c->calib_concurrency, npairs = 0, *seq_a = NULL, *round_first = NULL;
     meas_ctx_t x = { comm, map, deadline, false };
-    char *sbuf = calloc(1, lbytes), *rbuf = calloc(1, lbytes), *big = calloc(1, bbytes + 24);
+    char *sbuf = calloc(1, lbytes), *rbuf = calloc(1, lbytes), *big = calloc(1, bbytes + 32);
     double *samples = calloc((size_t) lreps, sizeof(double));
-    int *pairs_a = calloc((size_t) (m / 2 + 1), sizeof(int));
+    double *bwv = calloc((size_t) breps, sizeof(double));
     bool verbose_leader = (map->leaders[0] == map->my_rank);
-    char *tok = NULL;
+    char *tok = NULL, *syncs = NULL, *syncr = NULL;
 
     row->status = CLOUDAWARE_MEAS_OK;
     row->peer = -1;
-    if (NULL == sbuf || NULL == rbuf || NULL == big || NULL == samples || NULL == pairs_a) {
+    /* The measuring pairs of all rounds in token order: round by round, in a round by lower
+     * node. seq_a[g] = lower node of pair g; round r's pairs are g in [round_first[r],
+     * round_first[r + 1]). Identical on every leader (same todo, same circle). */
+    seq_a = calloc((size_t) (n * (n - 1) / 2 + 1), sizeof(int));
+    round_first = calloc((size_t) (rounds + 1), sizeof(int));
+    if (NULL == sbuf || NULL == rbuf || NULL == big || NULL == samples || NULL == bwv
+        || NULL == seq_a || NULL == round_first) {
         row->status = CLOUDAWARE_MEAS_ERROR;
         goto out;
     }
+    for (int r = 0; r < rounds; r++) {
+        round_first[r] = npairs;
+        for (int i = 0; i < n; i++) {
+            int j = partner(i, r, m);
+            if (i < j && j < n && todo[i * n + j]) {
+                seq_a[npairs++] = i;
+            }
+        }
+    }
+    round_first[rounds] = npairs;
     memset(big, 0x5a, bbytes);
-    tok = big + bbytes + 16;
+    tok = big + bbytes + 16;   /* after ack (+0) and ackr (+8), see bandwidth_pass */
+    syncs = big + bbytes + 24;
+    syncr = big + bbytes + 25;
 
     /* Test hook: this node's leader stalls before measuring. */
     if (c->test_sleep > 0 && c->test_sleep_node == me) {
@@ -259,31 +340,34 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
     }
 
     for (int r = 0; r < rounds; r++) {
-        int p = partner(me, r, m), a, b, npairs = 0, mypair = -1;
-        bool first;
+        int p = partner(me, r, m), a, b, g = -1;
+        /* Concurrency 0: the round's bulk phases start together (see the top of the file). */
+        bool first, sync = (conc <= 0 && round_first[r + 1] - round_first[r] > 1);
         double lat_mine = 0.0;
 
-        /* The measuring pairs of this round, in order of their lower node: the token order. */
-        for (int i = 0; i < n; i++) {
-            int j = partner(i, r, m);
-            if (i < j && j < n && todo[i * n + j]) {
-                if (i == me || j == me) {
-                    mypair = npairs;
-                }
-                pairs_a[npairs++] = i;
-            }
-        }
         if (verbose_leader) {
             opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                                 "coll:cloudaware: calibration: round %d of %d (%d pairs)", r + 1,
-                                rounds, npairs);
+                                rounds, round_first[r + 1] - round_first[r]);
         }
         if (p >= n || !todo[me * n + p]) {
-            continue;   /* a bye, or a pair already known */
+            /* A bye, or a pair already known: only the round's barriers. */
+            for (int k = 0; sync && k < 2 * breps; k++) {
+                if (CLOUDAWARE_MEAS_OK
+                    != (row->status = leader_barrier(&x, syncs, syncr, &row->peer))) {
+                    goto out;
+                }
+            }
+            continue;
         }
         a = me < p ? me : p;
         b = me < p ? p : me;
         first = (me == a);
+        for (int k = round_first[r]; k < round_first[r + 1]; k++) {
+            if (seq_a[k] == a) {
+                g = k;   /* my pair's place in the token sequence */
+            }
+        }
 
         /* 1-2: latency, each side initiating once. */
         if (CLOUDAWARE_MEAS_OK != (row->status = latency_pass(&x, p, first, sbuf, rbuf, lbytes,
@@ -296,27 +380,37 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
         }
         row->lat[p] = lat_mine;
 
-        /* 3-4: bandwidth, under the round's token when concurrency is limited. */
-        if (first && conc > 0 && mypair >= conc) {
+        /* 3-4: bandwidth, after pair g - conc has finished when concurrency is limited (its
+         * lower node sends the token; none needed when that is this node: it finished it). */
+        if (first && conc > 0 && g >= conc && seq_a[g - conc] != me) {
             if (CLOUDAWARE_MEAS_OK
-                != (row->status = xfer(&x, pairs_a[mypair - conc], NULL, 0, tok, 1))) {
-                row->peer = pairs_a[mypair - conc];
+                != (row->status = xfer_tag(&x, seq_a[g - conc], NULL, 0, tok, 1,
+                                           CLOUDAWARE_TAG_TOKEN))) {
+                row->peer = seq_a[g - conc];
                 goto out;
             }
         }
         row->bw[p] = 0.0;
-        if (CLOUDAWARE_MEAS_OK != (row->status = bandwidth_pass(&x, p, me == a, big, bbytes,
-                                                                breps, lat_mine, &row->bw[p]))
-            || CLOUDAWARE_MEAS_OK != (row->status = bandwidth_pass(&x, p, me == b, big, bbytes,
-                                                                   breps, lat_mine,
-                                                                   &row->bw[p]))) {
-            row->peer = p;
-            goto out;
-        }
-        if (first && conc > 0 && mypair + conc < npairs) {
+        for (int k = 0; k < 2 * breps; k++) {   /* a -> b (breps times), then b -> a */
+            if (sync && CLOUDAWARE_MEAS_OK
+                            != (row->status = leader_barrier(&x, syncs, syncr, &row->peer))) {
+                goto out;
+            }
             if (CLOUDAWARE_MEAS_OK
-                != (row->status = xfer(&x, pairs_a[mypair + conc], tok, 1, NULL, 0))) {
-                row->peer = pairs_a[mypair + conc];
+                != (row->status = bandwidth_pass(&x, p, me == (k < breps ? a : b), big, bbytes,
+                                                 lat_mine, &bwv[k % breps]))) {
+                row->peer = p;
+                goto out;
+            }
+            if (k == (me == a ? breps - 1 : 2 * breps - 1)) {   /* my direction is complete */
+                row->bw[p] = bandwidth_of(bwv, breps, conc <= 0);
+            }
+        }
+        if (first && conc > 0 && g >= 0 && g + conc < npairs && seq_a[g + conc] != me) {
+            if (CLOUDAWARE_MEAS_OK
+                != (row->status = xfer_tag(&x, seq_a[g + conc], tok, 1, NULL, 0,
+                                           CLOUDAWARE_TAG_TOKEN))) {
+                row->peer = seq_a[g + conc];
                 goto out;
             }
         }
@@ -324,7 +418,9 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
 
 out:
     free(samples);
-    free(pairs_a);
+    free(bwv);
+    free(seq_a);
+    free(round_first);
     if (!x.leaked) {   /* otherwise an abandoned request may still read or write them */
         free(sbuf);
         free(rbuf);

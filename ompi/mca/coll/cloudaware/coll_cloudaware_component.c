@@ -169,12 +169,15 @@ static void register_calibration(mca_coll_cloudaware_component_t *c)
                  "Larger is more accurate on fast networks and slower to calibrate.",
                  OPAL_INFO_LVL_5, &c->calib_bandwidth_bytes);
     register_int("calibrate_bandwidth_reps",
-                 "Bandwidth transfers per direction and pair; the best is kept (default 1).",
+                 "Bandwidth transfers per direction and pair (default 1); with "
+                 "calibrate_concurrency 0 the median is kept (pairs sharing a link speed each "
+                 "other up when one stalls), otherwise the best.",
                  OPAL_INFO_LVL_5, &c->calib_bandwidth_reps);
     register_int("calibrate_concurrency",
-                 "Pairs of a tournament round that move bulk data at the same time (default 0 = "
-                 "all N/2, as CMPI). 1 measures each pair alone: slower, but shared links (rack "
-                 "uplinks) do not lower the per-pair rates.", OPAL_INFO_LVL_5,
+                 "Pairs that move bulk data at the same time (default 0 = all N/2 pairs of a "
+                 "tournament round, started together after a barrier, as CMPI). k > 0: at most k "
+                 "pairs at once, across rounds; 1 measures each pair alone: slower, but shared "
+                 "links (rack uplinks) do not lower the per-pair rates.", OPAL_INFO_LVL_5,
                  &c->calib_concurrency);
     register_double("calibrate_budget",
                     "Time budget of one calibration in seconds (default 120). "
