@@ -290,7 +290,7 @@ Plan build_cool(const PlanInput &in, const Layout &lay, const Patterns &pat, int
     return b.finish(total_bytes(in), CACORE_ALGO_COOL, describe("cool", pat, nsegs, any_pipe));
 }
 
-Plan build_tree_plan(const PlanInput &in, const Layout &lay, int node_pat)
+Plan build_tree_plan(const PlanInput &in, const Layout &lay, int node_pat, bool flat_leaders)
 {
     const cacore_coll_t c = in.coll;
     if (!is_rooted(c)) {
@@ -306,12 +306,20 @@ Plan build_tree_plan(const PlanInput &in, const Layout &lay, int node_pat)
     LinkFn link = [&](int child, int parent) {
         return up ? m.cost(child, parent, bytes) : m.cost(parent, child, bytes);
     };
-    NodeTree nt = build_node_tree(lay.hier, lay.root_node, link);
     Tree t(static_cast<int>(lay.nodes.size()));
     t.root = lay.root_node;
-    for (size_t v = 0; v < nt.children.size(); ++v) {
-        for (int ch : nt.children[v]) {
-            t.link(ch, static_cast<int>(v));
+    if (flat_leaders) {
+        for (int v = 0; v < t.size(); ++v) {
+            if (v != t.root) {
+                t.link(v, t.root);
+            }
+        }
+    } else {
+        NodeTree nt = build_node_tree(lay.hier, lay.root_node, link);
+        for (size_t v = 0; v < nt.children.size(); ++v) {
+            for (int ch : nt.children[v]) {
+                t.link(ch, static_cast<int>(v));
+            }
         }
     }
     const Hierarchy &h = lay.hier;
@@ -341,14 +349,15 @@ Plan build_tree_plan(const PlanInput &in, const Layout &lay, int node_pat)
         }
     } else {
         if (c == CACORE_COLL_SCATTER) {
-            e.scatter_tree(lay.leader, t, lv, resp);
+            e.scatter_tree(lay.leader, t, lv, resp, flat_leaders);
         } else {
-            e.bcast_tree(lay.leader, t, lv, false);
+            e.bcast_tree(lay.leader, t, lv, flat_leaders);
         }
         node_phase(true);
     }
     e.finalize();
-    std::string d = std::string("tree (CMPI Alg. 4) node=") + pattern_name(node_pat);
+    std::string d = std::string(flat_leaders ? "linear over node leaders node=" : "tree (CMPI Alg. 4) node=") +
+                    pattern_name(node_pat);
     (void) pat;
     return b.finish(total_bytes(in), CACORE_ALGO_TREE, d);
 }

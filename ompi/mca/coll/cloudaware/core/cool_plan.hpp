@@ -18,8 +18,10 @@ const char *pattern_name(int p);
 int cool_nblocks(const PlanInput &in, const Layout &lay, const Patterns &pat, int nsegs);
 Plan build_cool(const PlanInput &in, const Layout &lay, const Patterns &pat, int nsegs);
 // Algorithm 4 over the node leaders after/before a node phase with pattern node_pat.
-// gather, scatter, bcast, reduce only.
-Plan build_tree_plan(const PlanInput &in, const Layout &lay, int node_pat);
+// gather, scatter, bcast, reduce only. flat_leaders: instead of Algorithm 4, every node leader
+// straight to/from the root's node, all at once (han's shape: one message per node, so a node's
+// ranks do not compete for its link with small messages each).
+Plan build_tree_plan(const PlanInput &in, const Layout &lay, int node_pat, bool flat_leaders = false);
 
 }  // namespace cacore
 #endif

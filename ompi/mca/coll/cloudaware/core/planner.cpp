@@ -272,6 +272,9 @@ Plan build_plan(const PlanInput &in, const PlanParams &p)
                 Plan lin = build_linear(in);
                 lin.predicted_s = predict_for(lin, in, p.cost);
                 best.offer(std::move(lin));
+                Plan lead = build_tree_plan(in, lay, CACORE_PAT_BINOMIAL, true);
+                lead.predicted_s = predict_for(lead, in, p.cost);
+                best.offer(std::move(lead));
             }
         }
         if (!best.have) {
