@@ -5,9 +5,11 @@
 #include "cost_model.hpp"
 #include "error.hpp"
 #include "generate.hpp"
+#include "heatmap.hpp"
 #include "hierarchy.hpp"
 #include "layout.hpp"
 #include "matrix_io.hpp"
+#include "montecarlo.hpp"
 #include "patterns.hpp"
 #include "planner.hpp"
 #include "simulate.hpp"
@@ -18,10 +20,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <cstring>
 #include <fstream>
 #include <map>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -35,7 +37,7 @@ const char *kUsage =
     "  cloudaware-plan generate --nodes N [--racks R] [--oversubscription X] [--unevenness U]\n"
     "                           [--asymmetry A] [--seed S] [--placement random|contiguous] -o FILE\n"
     "  cloudaware-plan show --matrix FILE [--size BYTES] [--k K] [--tspan T]\n"
-    "                       [--format text|json|dot] [--heatmap FILE.svg]\n"
+    "                       [--format text|json|dot] [--heatmap FILE.svg|FILE.png]\n"
     "  cloudaware-plan plan --matrix FILE --op OP --root R --size BYTES [--format text|json|dot]\n"
     "                       [--ranks-per-node P | --rank-nodes i,j,...] [--algo auto|cool|tree|binomial|ring|linear]\n"
     "                       [--pattern NODE,GROUP,TOP] [--segment BYTES] [--k K] [--tspan T]\n"
@@ -237,18 +239,22 @@ int cmd_generate(const Args &a)
 
 // ---- show ---------------------------------------------------------------------------------------
 
+// L and B averaged per cell (nodes binned when n > 256), on a log colour scale between the
+// smallest and the largest cell; SVG or PNG by the file's extension.
 void write_heatmap(const Matrix &m, const std::string &path)
 {
-    if (path.size() < 4 || path.substr(path.size() - 4) != ".svg") {
-        throw Error(CACORE_ERR_ARG, path + ": only .svg heatmaps are supported");
+    auto ends_with = [&](const char *ext) {
+        const size_t k = std::strlen(ext);
+        return path.size() > k && path.compare(path.size() - k, k, ext) == 0;
+    };
+    const bool png = ends_with(".png");
+    if (!png && !ends_with(".svg")) {
+        throw Error(CACORE_ERR_ARG, path + ": heatmaps are .svg or .png files");
     }
     const int n = m.nodes();
     const int cells = std::min(n, 256);
-    const double cell = 512.0 / cells;
-    std::ostringstream os;
-    os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1100\" height=\"580\" font-family=\"sans-serif\" font-size=\"14\">\n";
+    std::vector<cloudaware_plan::HeatPanel> panels(2);
     for (int which = 0; which < 2; ++which) {
-        // average per cell (nodes binned when n > 256), log colour scale between min and max
         std::vector<double> v(static_cast<size_t>(cells) * cells, 0.0);
         std::vector<int> cnt(v.size(), 0);
         double lo = INFINITY, hi = -INFINITY;
@@ -270,30 +276,26 @@ void write_heatmap(const Matrix &m, const std::string &path)
                 hi = std::max(hi, v[k]);
             }
         }
-        const double x0 = 20 + which * 550;
-        os << "<text x=\"" << x0 << "\" y=\"30\">" << (which == 0 ? "latency L" : "bandwidth B")
-           << " (row = sender; " << (which == 0 ? fmt_time(lo) + " .. " + fmt_time(hi)
-                                                   : fmt_rate(lo) + " .. " + fmt_rate(hi))
-           << "; dark = " << (which == 0 ? "slow" : "fast") << ")</text>\n";
-        for (int i = 0; i < cells; ++i) {
-            for (int j = 0; j < cells; ++j) {
-                size_t k = static_cast<size_t>(i) * cells + j;
-                int shade = 255;
-                if (cnt[k] && hi > lo) {
-                    double f = std::log(v[k] / lo) / std::log(hi / lo);
-                    shade = static_cast<int>(255 - 215 * f);
-                }
-                os << "<rect x=\"" << x0 + j * cell << "\" y=\"" << 50 + i * cell << "\" width=\""
-                   << cell << "\" height=\"" << cell << "\" fill=\"rgb(" << shade << "," << shade
-                   << ",255)\"/>\n";
+        cloudaware_plan::HeatPanel &p = panels[which];
+        p.cells = cells;
+        p.f.assign(v.size(), -1.0);
+        for (size_t k = 0; k < v.size(); ++k) {
+            if (cnt[k]) {
+                p.f[k] = hi > lo ? std::log(v[k] / lo) / std::log(hi / lo) : 0.0;
             }
         }
+        if (!(lo <= hi)) {
+            lo = hi = 0;  // a single node: no pairs
+        }
+        p.lo_label = which == 0 ? fmt_time(lo) : fmt_rate(lo);
+        p.hi_label = which == 0 ? fmt_time(hi) : fmt_rate(hi);
+        p.title = which == 0 ? "latency L (row = sender; dark = slow)"
+                             : "bandwidth B (row = sender; dark = fast)";
     }
-    os << "</svg>\n";
-    std::ofstream f(path);
-    f << os.str();
-    if (!f) {
-        throw Error(CACORE_ERR_IO, path + ": cannot write");
+    if (png) {
+        cloudaware_plan::write_heatmap_png(panels, path);
+    } else {
+        cloudaware_plan::write_heatmap_svg(panels, path);
     }
 }
 
@@ -317,12 +319,20 @@ int cmd_show(const Args &a)
     if (a.has("heatmap")) {
         write_heatmap(m, a.get("heatmap"));
     }
+    // wall and CPU time of the command so far (read, hierarchy, heatmap): under load the wall
+    // time is the CPU time stretched by the share of the machine the command gets
+    const double t_total = elapsed(t0);
+    const double t_cpu = static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+    char times[160];
+    std::snprintf(times, sizeof times, "read %s, hierarchy %s, total %s (%s CPU)", fmt_time(t_read).c_str(),
+                  fmt_time(t_hier).c_str(), fmt_time(t_total).c_str(), fmt_time(t_cpu).c_str());
     const int n = m.nodes();
     if (fmt == "json") {
         std::ostringstream os;
         os << "{\n  \"nodes\": " << n << ",\n  \"size_bytes\": " << jnum(size) << ",\n  \"k\": "
            << jnum(hp.k) << ",\n  \"t_span\": " << hp.t_span << ",\n  \"read_s\": " << jnum(t_read)
-           << ",\n  \"hierarchy_s\": " << jnum(t_hier) << ",\n  \"hosts\": [";
+           << ",\n  \"hierarchy_s\": " << jnum(t_hier) << ",\n  \"total_s\": " << jnum(t_total)
+           << ",\n  \"cpu_s\": " << jnum(t_cpu) << ",\n  \"hosts\": [";
         for (int i = 0; i < n; ++i) {
             os << (i ? ", " : "") << jstr(m.host(i));
         }
@@ -365,8 +375,7 @@ int cmd_show(const Args &a)
     } else {
         std::printf("matrix %s: %d nodes; M(m) for m = %s; k = %g, T_span = %d\n",
                     a.get("matrix").c_str(), n, fmt_bytes(size).c_str(), hp.k, hp.t_span);
-        std::printf("read %s, hierarchy %s (%d levels)\n", fmt_time(t_read).c_str(),
-                    fmt_time(t_hier).c_str(), h.levels());
+        std::printf("%s; %d levels\n", times, h.levels());
         for (int l = h.levels() - 1; l >= 1; --l) {
             const auto &lv = h.level(l);
             size_t mn = SIZE_MAX, mx = 0;
@@ -392,7 +401,7 @@ int cmd_show(const Args &a)
         std::printf("level 0: %d nodes\n", n);
     }
     if (fmt != "text") {
-        std::fprintf(stderr, "read %s, hierarchy %s\n", fmt_time(t_read).c_str(), fmt_time(t_hier).c_str());
+        std::fprintf(stderr, "%s\n", times);
     }
     return 0;
 }
@@ -417,81 +426,6 @@ cacore_coll_t parse_op(const std::string &s)
         }
     }
     usage_error("unknown --op '" + s + "'");
-}
-
-// A random recursive tree over the node leaders (each node attaches to a uniformly chosen node
-// already in the tree), with the same node phase as the tree plan: the Monte Carlo reference.
-Plan random_tree_plan(const PlanInput &in, const Layout &lay, std::mt19937_64 &rng)
-{
-    const int k = static_cast<int>(lay.nodes.size());
-    std::vector<int> perm;
-    for (int i = 0; i < k; ++i) {
-        if (i != lay.root_node) {
-            perm.push_back(i);
-        }
-    }
-    std::shuffle(perm.begin(), perm.end(), rng);
-    Tree t(k);
-    t.root = lay.root_node;
-    std::vector<int> in_tree{lay.root_node};
-    for (int v : perm) {
-        int p = in_tree[std::uniform_int_distribution<size_t>(0, in_tree.size() - 1)(rng)];
-        t.link(v, p);
-        in_tree.push_back(v);
-    }
-    const int n = static_cast<int>(in.rank_node.size());
-    const cacore_coll_t c = in.coll;
-    PlanBuilder b(c, in.root, n, is_gather_type(c) ? n : 1);
-    Emitter e(b);
-    LevelFn lv = [](int, int) { return 1; };
-    LevelFn l0 = [](int, int) { return 0; };
-    auto node_phase = [&](bool down) {
-        for (size_t q = 0; q < lay.ranks.size(); ++q) {
-            std::vector<int> g{lay.leader[q]};
-            std::vector<std::vector<int>> resp{{lay.leader[q]}};
-            for (int r : lay.ranks[q]) {
-                if (r != lay.leader[q]) {
-                    g.push_back(r);
-                    resp.push_back({r});
-                }
-            }
-            Tree bt = binomial_tree(static_cast<int>(g.size()));
-            if (!down) {
-                if (c == CACORE_COLL_GATHER) {
-                    e.gather_tree(g, bt, l0);
-                } else {
-                    e.reduce_tree(g, bt, l0);
-                }
-            } else if (c == CACORE_COLL_SCATTER) {
-                e.scatter_tree(g, bt, l0, resp);
-            } else {
-                e.bcast_tree(g, bt, l0, false);
-            }
-        }
-    };
-    // children served biggest subtree first
-    auto sz = subtree_sizes(t);
-    for (auto &ch : t.children) {
-        std::stable_sort(ch.begin(), ch.end(), [&](int x, int y) { return sz[x] > sz[y]; });
-    }
-    if (c == CACORE_COLL_GATHER || c == CACORE_COLL_REDUCE) {
-        node_phase(false);
-        if (c == CACORE_COLL_GATHER) {
-            e.gather_tree(lay.leader, t, lv);
-        } else {
-            e.reduce_tree(lay.leader, t, lv);
-        }
-    } else {
-        if (c == CACORE_COLL_SCATTER) {
-            std::vector<std::vector<int>> resp(lay.ranks.begin(), lay.ranks.end());
-            e.scatter_tree(lay.leader, t, lv, resp);
-        } else {
-            e.bcast_tree(lay.leader, t, lv, false);
-        }
-        node_phase(true);
-    }
-    e.finalize();
-    return b.finish(total_bytes(in), CACORE_ALGO_TREE, "random tree");
 }
 
 struct Edge {
@@ -607,6 +541,7 @@ int cmd_plan(const Args &a)
     }
     long mc = a.has("montecarlo") ? parse_int(a.get("montecarlo"), "montecarlo") : 0;
     double mc_best = 0, mc_median = 0;
+    long mc_fast = 0;
     double t_mc = 0;
     if (mc > 0) {
         if (!is_rooted(in.coll)) {
@@ -614,15 +549,11 @@ int cmd_plan(const Args &a)
         }
         auto t2 = std::chrono::steady_clock::now();
         Layout lay(in, pp.hier);
-        std::mt19937_64 rng(static_cast<uint64_t>(parse_int(a.get("seed", "1"), "seed")));
-        std::vector<double> times;
-        times.reserve(static_cast<size_t>(mc));
-        for (long i = 0; i < mc; ++i) {
-            times.push_back(predict_for(random_tree_plan(in, lay, rng), in, pp.cost));
-        }
-        std::sort(times.begin(), times.end());
-        mc_best = times.front();
-        mc_median = times[times.size() / 2];
+        MonteCarloResult r = run_montecarlo(in, lay, pp.cost, mc,
+                                            static_cast<uint64_t>(parse_int(a.get("seed", "1"), "seed")));
+        mc_best = r.best_s;
+        mc_median = r.median_s;
+        mc_fast = r.fast;
         t_mc = elapsed(t2);
     }
     std::string check_error;
@@ -643,7 +574,8 @@ int cmd_plan(const Args &a)
         os << "},\n";
         if (mc > 0) {
             os << "  \"montecarlo\": {\"trees\": " << mc << ", \"best_s\": " << jnum(mc_best)
-               << ", \"median_s\": " << jnum(mc_median) << "},\n";
+               << ", \"median_s\": " << jnum(mc_median) << ", \"fast_path\": " << mc_fast
+               << ", \"montecarlo_s\": " << jnum(t_mc) << "},\n";
         }
         if (a.has("check")) {
             os << "  \"check\": " << (check_error.empty() ? "\"ok\"" : jstr(check_error)) << ",\n";
@@ -687,9 +619,9 @@ int cmd_plan(const Args &a)
                         100.0 * (plan.predicted_s / ring - 1));
         }
         if (mc > 0) {
-            std::printf("monte carlo %ld random trees: best %s, median %s (cloudaware %+.1f %% vs best; %.1f s)\n",
+            std::printf("monte carlo %ld random trees: best %s, median %s (cloudaware %+.1f %% vs best; %.1f s, %ld on the fast path)\n",
                         mc, fmt_time(mc_best).c_str(), fmt_time(mc_median).c_str(),
-                        100.0 * (plan.predicted_s / mc_best - 1), t_mc);
+                        100.0 * (plan.predicted_s / mc_best - 1), t_mc, mc_fast);
         }
         if (a.has("check")) {
             std::printf("check: %s\n", check_error.empty() ? "ok (complete, no deadlock)" : check_error.c_str());

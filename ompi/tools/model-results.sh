@@ -3,8 +3,8 @@
 # cloudaware plans against the binomial baseline and the best/median of random trees, on
 # synthetic racked matrices (1 MiB, one rank per node, racks of 32 nodes or N/4 racks for small N).
 # usage: model-results.sh [PLANNER] [TREES] [SIZES...]
-# Random trees cost O(N) each to predict: above FULL nodes (environment, default 256) the sample
-# shrinks as TREES * FULL / N.
+# TREES random trees at every size (the planner predicts one-rank-per-node random trees on its fast
+# path, O(N log N) per tree: 10^5 trees at 2048 nodes take about 30 s of CPU per op).
 set -eu
 P=${1:-$(dirname "$0")/cloudaware-plan}
 TREES=${2:-100000}
@@ -20,10 +20,9 @@ for n in $SIZES; do
         --seed "$n" -o "$DIR/m.txt" >/dev/null
     root=$(( (n * 7 + 3) % n ))
     for op in bcast reduce gather scatter; do
-        t=$TREES; [ "$n" -gt "${FULL:-256}" ] && t=$((TREES * ${FULL:-256} / n))
-        "$P" plan --matrix "$DIR/m.txt" --op "$op" --root "$root" --size 1MiB --montecarlo "$t" \
+        "$P" plan --matrix "$DIR/m.txt" --op "$op" --root "$root" --size 1MiB --montecarlo "$TREES" \
             --format json --check >"$DIR/o.json"
-        python3 - "$DIR/o.json" "$n" "$r" "$op" "$t" <<'PY'
+        python3 - "$DIR/o.json" "$n" "$r" "$op" "$TREES" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 n, r, op, t = sys.argv[2:6]
@@ -34,6 +33,8 @@ ms = lambda s: "%.2f ms" % (s * 1e3)
 print("| %s | %s | %s | %s | %s | %s | %+.1f %% | %s | %s | %s | %+.1f %% |" % (
     n, r, op, d["plan"]["algo"], ms(p), ms(b), 100 * (p / b - 1), t, ms(mc["best_s"]),
     ms(mc["median_s"]), 100 * (p / mc["best_s"] - 1)))
+print("%s nodes %s: %d of %s random trees on the fast path, %.1f s" % (
+    n, op, mc.get("fast_path", 0), t, mc.get("montecarlo_s", 0)), file=sys.stderr)
 PY
     done
 done

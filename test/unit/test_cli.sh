@@ -12,12 +12,45 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$P" generate --nodes 24 --racks 3 --oversubscription 5 --unevenness 0.3 --asymmetry 0.2 --seed 7 -o "$T/m2.txt" >/dev/null
 cmp -s "$T/m.txt" "$T/m2.txt" || fail "generate is not reproducible"
 
-"$P" show --matrix "$T/m.txt" | grep -q "^level 1: 3 groups, 8..8 nodes each" || fail "racks not found"
+"$P" show --matrix "$T/m.txt" >"$T/show.txt"
+grep -q "^level 1: 3 groups, 8..8 nodes each" "$T/show.txt" || fail "racks not found"
+grep -q "^read .*, hierarchy .*, total .* CPU); 3 levels" "$T/show.txt" || fail "show times: $(sed -n 2p "$T/show.txt")"
 "$P" show --matrix "$T/m.txt" --format json --heatmap "$T/h.svg" >"$T/s.json" 2>/dev/null
 grep -q '"levels": \[' "$T/s.json" || fail "show json: levels"
 grep -q '"members": \[' "$T/s.json" || fail "show json: members"
 grep -q '"leader": ' "$T/s.json" || fail "show json: leader"
 grep -q '<svg' "$T/h.svg" || fail "heatmap"
+# PNG heatmap: signature, IHDR 1100 x 640 8-bit RGB, chunk CRCs, and an IDAT zlib stream that
+# inflates to one filter byte plus 3 bytes per pixel for every row
+"$P" show --matrix "$T/m.txt" --heatmap "$T/h.png" >/dev/null || fail "png heatmap"
+python3 - "$T/h.png" <<'PY' || fail "png heatmap content"
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n", "signature"
+pos, chunks, idat = 8, [], b""
+while pos < len(d):
+    n, = struct.unpack(">I", d[pos:pos + 4])
+    typ, data = d[pos + 4:pos + 8], d[pos + 8:pos + 8 + n]
+    crc, = struct.unpack(">I", d[pos + 8 + n:pos + 12 + n])
+    assert zlib.crc32(typ + data) & 0xFFFFFFFF == crc, "crc of %r" % typ
+    chunks.append(typ)
+    if typ == b"IHDR":
+        w, h, depth, ctype, comp, filt, inter = struct.unpack(">IIBBBBB", data)
+        assert (w, h, depth, ctype, comp, filt, inter) == (1100, 640, 8, 2, 0, 0, 0), data
+    if typ == b"IDAT":
+        idat += data
+    pos += 12 + n
+assert chunks[0] == b"IHDR" and chunks[-1] == b"IEND" and b"IDAT" in chunks, chunks
+raw = zlib.decompress(idat)
+assert len(raw) == h * (1 + 3 * w), len(raw)
+rows = [raw[y * (1 + 3 * w):(y + 1) * (1 + 3 * w)] for y in range(h)]
+assert all(r[0] == 0 for r in rows), "filter type"
+# the first latency cell (row 0, column 1; the diagonal cell 0 is white) is blue, not white
+px = rows[55][1 + 3 * (20 + 30):1 + 3 * (20 + 30) + 3]
+assert px[2] == 255 and px[0] < 255 and px[0] == px[1], px
+PY
+if "$P" show --matrix "$T/m.txt" --heatmap "$T/h.gif" 2>"$T/err" >/dev/null; then fail "gif heatmap accepted"; fi
+grep -q "heatmaps are .svg or .png" "$T/err" || fail "heatmap extension error: $(cat "$T/err")"
 "$P" show --matrix "$T/m.txt" --format dot 2>/dev/null | grep -q '^digraph hierarchy' || fail "show dot"
 
 for op in bcast reduce allreduce gather scatter allgather; do

@@ -178,6 +178,81 @@ START_TEST(malformed_files_are_rejected)
 }
 END_TEST
 
+/* Numbers read exactly as strtod reads them, in every spelling the format allows (the reader
+ * has a fast path for the writer's plain decimal form and falls back to std::from_chars). */
+static const char *SPELLINGS[] = {
+    "5e-05", "5E-05", "+5e-05", "0.00005", ".00005", "5.e-5", "50e-6", "5.0000e-0005",
+    "0.000050000000000000002396", "1.2345678901234567e-05", "12345678901234567890e-25",
+    "4.9406564584124654e-324", "2.2250738585072014e-308", "9007199254740993", "9007199254740992",
+    "1e22", "1e23", "123456789e-30", "0.1", "0.3", "3", "0", "-0", "1.7976931348623157e+308",
+    "7.000000000000001", "0.000000000000000000000001", "1e-22", "1e-23", "12.5e+1"};
+
+START_TEST(numbers_read_as_strtod)
+{
+    const int n = 40;
+    char *text = malloc(200000);
+    char num[64];
+    double want[40][40];
+    unsigned seed = 12345;
+    size_t len = (size_t) sprintf(text, "cloudaware-matrix 1\nnodes %d\n", n);
+    for (int i = 0; i < n; ++i) {
+        len += (size_t) sprintf(text + len, "host h%d\n", i);
+    }
+    len += (size_t) sprintf(text + len, "latency_s\n");
+    const int nspell = (int) (sizeof SPELLINGS / sizeof SPELLINGS[0]);
+    int k = 0;
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            if (i == j) {
+                snprintf(num, sizeof num, "0");
+            } else if (k < nspell) {
+                snprintf(num, sizeof num, "%s", SPELLINGS[k++]);
+            } else {
+                seed = seed * 1103515245u + 12345u;
+                double x = (seed >> 8) / 16777216.0 * pow(10.0, (double) (seed % 13) - 9.0);
+                switch (seed % 4) {
+                case 0: snprintf(num, sizeof num, "%.17g", x); break;
+                case 1: snprintf(num, sizeof num, "%.4g", x); break;
+                case 2: snprintf(num, sizeof num, "%.3e", x); break;
+                default: snprintf(num, sizeof num, "%.9f", x); break;
+                }
+            }
+            want[i][j] = i == j ? 0.0 : strtod(num, NULL);
+            len += (size_t) sprintf(text + len, "%s%s", j ? (j % 2 ? "\t" : " ") : "", num);
+        }
+        len += (size_t) sprintf(text + len, i % 3 ? "\n" : " # a comment\r\n");
+    }
+    len += (size_t) sprintf(text + len, "bandwidth_Bps\n");
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            len += (size_t) sprintf(text + len, "%s%s", j ? " " : "", i == j ? "0" : "1.25e9");
+        }
+        len += (size_t) sprintf(text + len, "\n");
+    }
+    sprintf(text + len, "end\n");
+    const char *path = tu_write_temp(text);
+    free(text);
+    cacore_matrix_t *m = NULL;
+    char err[256];
+    ck_assert_msg(cacore_matrix_read_file(path, &m, err, sizeof err) == CACORE_OK, "%s", err);
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            ck_assert_msg(cacore_matrix_latency(m, i, j) == want[i][j], "[%d][%d]: %.17g, want %.17g",
+                          i, j, cacore_matrix_latency(m, i, j), want[i][j]);
+        }
+    }
+    cacore_matrix_free(m);
+    unlink(path);
+    /* and what it must not take */
+    expect_error(good_with_line(8, "0 5e-05#x"), CACORE_ERR_FORMAT, 8, "not a number");
+    expect_error(good_with_line(8, "0 5e"), CACORE_ERR_FORMAT, 8, "not a number");
+    expect_error(good_with_line(8, "0 0x10"), CACORE_ERR_FORMAT, 8, "not a number");
+    expect_error(good_with_line(8, "0 --5"), CACORE_ERR_FORMAT, 8, "not a number");
+    expect_error(good_with_line(8, "0 1e999"), CACORE_ERR_FORMAT, 8, "not a number");
+    expect_error(good_with_line(8, "0 5e-05 0"), CACORE_ERR_FORMAT, 8, "has 3 numbers");
+}
+END_TEST
+
 START_TEST(missing_file_and_bad_arguments)
 {
     cacore_matrix_t *m = NULL;
@@ -224,6 +299,7 @@ int main(void)
     tcase_add_test(tc, documented_example_parses);
     tcase_add_test(tc, round_trip_is_exact_and_private);
     tcase_add_test(tc, malformed_files_are_rejected);
+    tcase_add_test(tc, numbers_read_as_strtod);
     tcase_add_test(tc, missing_file_and_bad_arguments);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);

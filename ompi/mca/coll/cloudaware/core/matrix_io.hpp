@@ -5,13 +5,14 @@
 #include "matrix.hpp"
 
 #include <string>
+#include <string_view>
 
 namespace cacore {
 
 constexpr int kMaxMatrixNodes = 16384;
 
 // Parses `text` as the contents of `name`; errors are Error(CACORE_ERR_FORMAT, "NAME:LINE: problem").
-Matrix parse_matrix(const std::string &text, const std::string &name);
+Matrix parse_matrix(std::string_view text, const std::string &name);
 Matrix read_matrix_file(const std::string &path);
 std::string format_matrix(const Matrix &m, const std::string &comment = "");
 // Atomic: writes PATH.tmp.XXXXXX (mode 0600) in the same directory, then renames it over PATH.
