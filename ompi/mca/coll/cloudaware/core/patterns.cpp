@@ -112,21 +112,6 @@ std::vector<Block> segments(int nblocks, int nsegs)
 
 namespace {
 
-std::vector<int> depths(const Tree &t)
-{
-    std::vector<int> d(t.size(), 0);
-    std::vector<int> stack{t.root};
-    while (!stack.empty()) {
-        int v = stack.back();
-        stack.pop_back();
-        for (int c : t.children[v]) {
-            d[c] = d[v] + 1;
-            stack.push_back(c);
-        }
-    }
-    return d;
-}
-
 std::vector<int> heights(const Tree &t)
 {
     std::vector<int> h(t.size(), 0), order;
