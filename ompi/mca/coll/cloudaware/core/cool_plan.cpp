@@ -290,17 +290,53 @@ Plan build_cool(const PlanInput &in, const Layout &lay, const Patterns &pat, int
     return b.finish(total_bytes(in), CACORE_ALGO_COOL, describe("cool", pat, nsegs, any_pipe));
 }
 
-Plan build_tree_plan(const PlanInput &in, const Layout &lay, int node_pat, bool flat_leaders)
+Plan build_leader_tree_plan(const PlanInput &in, const Layout &lay, const Tree &t, int node_pat,
+                            const LevelFn &lv, bool concurrent, cacore_algo_t algo,
+                            const std::string &desc)
 {
     const cacore_coll_t c = in.coll;
     if (!is_rooted(c)) {
         fail_arg(std::string("the tree plan does not implement ") + coll_name(c));
     }
     const int n = static_cast<int>(in.rank_node.size());
-    const int nb = is_gather_type(c) ? n : 1;
-    PlanBuilder b(c, in.root, n, nb);
+    PlanBuilder b(c, in.root, n, is_gather_type(c) ? n : 1);
     Emitter e(b);
-    const bool up = c == CACORE_COLL_GATHER || c == CACORE_COLL_REDUCE;
+    auto ph = phases(lay);
+    std::vector<std::vector<int>> resp(lay.nodes.size());
+    for (size_t k = 0; k < lay.nodes.size(); ++k) {
+        resp[k] = lay.ranks[k];
+    }
+    auto node_phase = [&](bool dn) {
+        for (size_t gi = 0; gi < ph[0].groups.size(); ++gi) {
+            if (dn) {
+                emit_down(e, c, node_pat, ph[0].groups[gi], ph[0].resp[gi], const_level(0), 1);
+            } else {
+                emit_up(e, c, node_pat, ph[0].groups[gi], const_level(0), 1);
+            }
+        }
+    };
+    if (c == CACORE_COLL_GATHER || c == CACORE_COLL_REDUCE) {
+        node_phase(false);
+        if (c == CACORE_COLL_GATHER) {
+            e.gather_tree(lay.leader, t, lv);
+        } else {
+            e.reduce_tree(lay.leader, t, lv);
+        }
+    } else {
+        if (c == CACORE_COLL_SCATTER) {
+            e.scatter_tree(lay.leader, t, lv, resp, concurrent);
+        } else {
+            e.bcast_tree(lay.leader, t, lv, concurrent);
+        }
+        node_phase(true);
+    }
+    e.finalize();
+    return b.finish(total_bytes(in), algo, desc);
+}
+
+Plan build_tree_plan(const PlanInput &in, const Layout &lay, int node_pat, bool flat_leaders)
+{
+    const bool up = in.coll == CACORE_COLL_GATHER || in.coll == CACORE_COLL_REDUCE;
     const Matrix &m = lay.sub;
     const double bytes = in.bytes;
     LinkFn link = [&](int child, int parent) {
@@ -325,41 +361,9 @@ Plan build_tree_plan(const PlanInput &in, const Layout &lay, int node_pat, bool 
     const Hierarchy &h = lay.hier;
     const std::vector<int> &loc = lay.local;
     LevelFn lv = [&](int a, int b2) { return h.distance(loc[a], loc[b2]); };
-    Patterns pat{node_pat, node_pat, node_pat};
-    auto ph = phases(lay);
-    std::vector<std::vector<int>> resp(lay.nodes.size());
-    for (size_t k = 0; k < lay.nodes.size(); ++k) {
-        resp[k] = lay.ranks[k];
-    }
-    auto node_phase = [&](bool dn) {
-        for (size_t gi = 0; gi < ph[0].groups.size(); ++gi) {
-            if (dn) {
-                emit_down(e, c, node_pat, ph[0].groups[gi], ph[0].resp[gi], const_level(0), 1);
-            } else {
-                emit_up(e, c, node_pat, ph[0].groups[gi], const_level(0), 1);
-            }
-        }
-    };
-    if (up) {
-        node_phase(false);
-        if (c == CACORE_COLL_GATHER) {
-            e.gather_tree(lay.leader, t, lv);
-        } else {
-            e.reduce_tree(lay.leader, t, lv);
-        }
-    } else {
-        if (c == CACORE_COLL_SCATTER) {
-            e.scatter_tree(lay.leader, t, lv, resp, flat_leaders);
-        } else {
-            e.bcast_tree(lay.leader, t, lv, flat_leaders);
-        }
-        node_phase(true);
-    }
-    e.finalize();
     std::string d = std::string(flat_leaders ? "linear over node leaders node=" : "tree (CMPI Alg. 4) node=") +
                     pattern_name(node_pat);
-    (void) pat;
-    return b.finish(total_bytes(in), CACORE_ALGO_TREE, d);
+    return build_leader_tree_plan(in, lay, t, node_pat, lv, flat_leaders, CACORE_ALGO_TREE, d);
 }
 
 }  // namespace cacore

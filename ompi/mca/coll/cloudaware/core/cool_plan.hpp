@@ -4,6 +4,7 @@
 #define CACORE_COOL_PLAN_HPP
 
 #include "layout.hpp"
+#include "patterns.hpp"
 #include "plan.hpp"
 
 #include <array>
@@ -22,6 +23,11 @@ Plan build_cool(const PlanInput &in, const Layout &lay, const Patterns &pat, int
 // straight to/from the root's node, all at once (han's shape: one message per node, so a node's
 // ranks do not compete for its link with small messages each).
 Plan build_tree_plan(const PlanInput &in, const Layout &lay, int node_pat, bool flat_leaders = false);
+// The node phase with pattern node_pat and the given tree t over the node leaders (local node
+// indices, root = the root's node); concurrent: a leader serves its children at once.
+Plan build_leader_tree_plan(const PlanInput &in, const Layout &lay, const Tree &t, int node_pat,
+                            const LevelFn &lv, bool concurrent, cacore_algo_t algo,
+                            const std::string &desc);
 
 }  // namespace cacore
 #endif

@@ -17,6 +17,7 @@
 //   per run of consecutive ranks; nodes with children copy their own part out at the end.
 #include "montecarlo.hpp"
 
+#include "cool_plan.hpp"
 #include "error.hpp"
 
 #include <algorithm>
@@ -127,56 +128,8 @@ void RandomTrees::draw(std::mt19937_64 &rng, Tree &t)
 
 Plan RandomTrees::plan(const Tree &t) const
 {
-    const PlanInput &in = in_;
-    const Layout &lay = lay_;
-    const int n = static_cast<int>(in.rank_node.size());
-    const cacore_coll_t c = in.coll;
-    PlanBuilder b(c, in.root, n, is_gather_type(c) ? n : 1);
-    Emitter e(b);
-    LevelFn lv = [](int, int) { return 1; };
-    LevelFn l0 = [](int, int) { return 0; };
-    auto node_phase = [&](bool down) {
-        for (size_t q = 0; q < lay.ranks.size(); ++q) {
-            std::vector<int> g{lay.leader[q]};
-            std::vector<std::vector<int>> resp{{lay.leader[q]}};
-            for (int r : lay.ranks[q]) {
-                if (r != lay.leader[q]) {
-                    g.push_back(r);
-                    resp.push_back({r});
-                }
-            }
-            Tree bt = binomial_tree(static_cast<int>(g.size()));
-            if (!down) {
-                if (c == CACORE_COLL_GATHER) {
-                    e.gather_tree(g, bt, l0);
-                } else {
-                    e.reduce_tree(g, bt, l0);
-                }
-            } else if (c == CACORE_COLL_SCATTER) {
-                e.scatter_tree(g, bt, l0, resp);
-            } else {
-                e.bcast_tree(g, bt, l0, false);
-            }
-        }
-    };
-    if (c == CACORE_COLL_GATHER || c == CACORE_COLL_REDUCE) {
-        node_phase(false);
-        if (c == CACORE_COLL_GATHER) {
-            e.gather_tree(lay.leader, t, lv);
-        } else {
-            e.reduce_tree(lay.leader, t, lv);
-        }
-    } else {
-        if (c == CACORE_COLL_SCATTER) {
-            std::vector<std::vector<int>> resp(lay.ranks.begin(), lay.ranks.end());
-            e.scatter_tree(lay.leader, t, lv, resp);
-        } else {
-            e.bcast_tree(lay.leader, t, lv, false);
-        }
-        node_phase(true);
-    }
-    e.finalize();
-    return b.finish(total_bytes(in), CACORE_ALGO_TREE, "random tree");
+    return build_leader_tree_plan(in_, lay_, t, CACORE_PAT_BINOMIAL, [](int, int) { return 1; },
+                                  false, CACORE_ALGO_TREE, "random tree");
 }
 
 double RandomTrees::predict_plan(const Tree &t) const
