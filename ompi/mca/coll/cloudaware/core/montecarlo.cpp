@@ -29,6 +29,24 @@
 
 namespace cacore {
 
+namespace {
+
+// Stable insertion sort, biggest subtree first: child lists are short, and it allocates nothing.
+void biggest_first(std::vector<int> &v, const std::vector<int> &sz)
+{
+    for (size_t i = 1; i < v.size(); ++i) {
+        const int x = v[i];
+        size_t j = i;
+        while (j > 0 && sz[v[j - 1]] < sz[x]) {
+            v[j] = v[j - 1];
+            --j;
+        }
+        v[j] = x;
+    }
+}
+
+}  // namespace
+
 RandomTrees::RandomTrees(const PlanInput &in, const Layout &lay, const CostParams &c)
     : in_(in), lay_(lay), cost_(c)
 {
@@ -112,17 +130,8 @@ void RandomTrees::draw(std::mt19937_64 &rng, Tree &t)
     for (auto it = perm_.rbegin(); it != perm_.rend(); ++it) {
         sz_[t.parent[*it]] += sz_[*it];
     }
-    // Biggest subtree first (stable insertion sort: child lists are short, no allocation).
     for (auto &ch : t.children) {
-        for (size_t i = 1; i < ch.size(); ++i) {
-            const int x = ch[i];
-            size_t j = i;
-            while (j > 0 && sz_[ch[j - 1]] < sz_[x]) {
-                ch[j] = ch[j - 1];
-                --j;
-            }
-            ch[j] = x;
-        }
+        biggest_first(ch, sz_);
     }
 }
 
@@ -347,15 +356,7 @@ std::optional<double> RandomTrees::predict_fast(const Tree &t)
         // time_[v]: when v has received its subtree's parts
         for (int v : pre_) {
             kids_.assign(t.children[v].begin(), t.children[v].end());
-            for (size_t a = 1; a < kids_.size(); ++a) {  // stable, biggest part first
-                const int x = kids_[a];
-                size_t j = a;
-                while (j > 0 && sz_[kids_[j - 1]] < sz_[x]) {
-                    kids_[j] = kids_[j - 1];
-                    --j;
-                }
-                kids_[j] = x;
-            }
+            biggest_first(kids_, sz_);
             double tv = time_[v];
             for (int c : kids_) {
                 if (t.children[c].empty()) {
