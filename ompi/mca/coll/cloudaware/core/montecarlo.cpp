@@ -157,6 +157,10 @@ double RandomTrees::predict(const Tree &t)
 
 void RandomTrees::subtree_runs(int c)
 {
+    if (1 == sz_[c]) {  // a leaf, most children: no bit set to walk
+        runs_.assign(1, {rank_[c], 1});
+        return;
+    }
     // The subtree's ranks as bits (the subtree is pre_[pos_[c] .. pos_[c] + sz_[c])), read back
     // in ascending order.
     const int lo = pos_[c], hi = lo + sz_[c];
@@ -333,11 +337,7 @@ std::optional<double> RandomTrees::predict_fast(const Tree &t)
             double port = 0.0;  // v's receive port is free from
             for (const auto &evc : ev_) {
                 const int c = evc.second;
-                if (t.children[c].empty()) {
-                    runs_.assign(1, {rank_[c], 1});
-                } else {
-                    subtree_runs(c);
-                }
+                subtree_runs(c);
                 const Link &ln = edge_[c];
                 for (const auto &run : runs_) {
                     const double start = std::max(evc.first, port);
@@ -359,11 +359,7 @@ std::optional<double> RandomTrees::predict_fast(const Tree &t)
             biggest_first(kids_, sz_);
             double tv = time_[v];
             for (int c : kids_) {
-                if (t.children[c].empty()) {
-                    runs_.assign(1, {rank_[c], 1});
-                } else {
-                    subtree_runs(c);
-                }
+                subtree_runs(c);
                 const Link &ln = edge_[c];
                 for (const auto &run : runs_) {
                     tv = tv + (ln.latency_s + bytes_of(run.first, run.second) / ln.bandwidth_Bps);

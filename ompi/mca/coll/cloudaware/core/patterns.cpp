@@ -78,10 +78,12 @@ Tree binary_tree(const std::vector<int> &order)
     return t;
 }
 
-std::vector<int> subtree_sizes(const Tree &t)
+namespace {
+
+// The members with every parent before its children (depth first, last child first).
+std::vector<int> top_down(const Tree &t)
 {
-    std::vector<int> sz(t.size(), 1), order;
-    std::vector<int> stack{t.root};
+    std::vector<int> order, stack{t.root};
     while (!stack.empty()) {
         int v = stack.back();
         stack.pop_back();
@@ -90,6 +92,14 @@ std::vector<int> subtree_sizes(const Tree &t)
             stack.push_back(c);
         }
     }
+    return order;
+}
+
+}  // namespace
+
+std::vector<int> subtree_sizes(const Tree &t)
+{
+    std::vector<int> sz(t.size(), 1), order = top_down(t);
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         if (t.parent[*it] >= 0) {
             sz[t.parent[*it]] += sz[*it];
@@ -114,16 +124,7 @@ namespace {
 
 std::vector<int> heights(const Tree &t)
 {
-    std::vector<int> h(t.size(), 0), order;
-    std::vector<int> stack{t.root};
-    while (!stack.empty()) {
-        int v = stack.back();
-        stack.pop_back();
-        order.push_back(v);
-        for (int c : t.children[v]) {
-            stack.push_back(c);
-        }
-    }
+    std::vector<int> h(t.size(), 0), order = top_down(t);
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         for (int c : t.children[*it]) {
             h[*it] = std::max(h[*it], h[c] + 1);
@@ -200,10 +201,7 @@ void Emitter::bcast_tree(const std::vector<int> &ranks, const Tree &t, const Lev
     }
     const int b0 = base(ranks);
     std::vector<int> recv_round(t.size(), b0 - 1);
-    std::vector<int> stack{t.root};
-    while (!stack.empty()) {
-        int v = stack.back();
-        stack.pop_back();
+    for (int v : top_down(t)) {
         int k = 0;
         for (int c : t.children[v]) {
             int rs = recv_round[v] + 1 + (concurrent ? 0 : k++);
@@ -212,7 +210,6 @@ void Emitter::bcast_tree(const std::vector<int> &ranks, const Tree &t, const Lev
                         lv(ranks[v], ranks[c]), 0, nb_);
             received_whole(ranks[c], ranks[v]);
             bump(ranks[v], rs + 1);
-            stack.push_back(c);
         }
         bump(ranks[v], recv_round[v] + 1);
     }
@@ -232,15 +229,7 @@ void Emitter::bcast_pipelined(const std::vector<int> &ranks, const std::vector<T
     for (int ti = 0; ti < ntrees; ++ti) {
         const Tree &t = trees[ti];
         std::vector<int> last(t.size(), -1);   // the member's last sending round in this tree
-        std::vector<int> pre, stack{t.root};
-        while (!stack.empty()) {
-            int v = stack.back();
-            stack.pop_back();
-            pre.push_back(v);
-            for (int c : t.children[v]) {
-                stack.push_back(c);
-            }
-        }
+        const std::vector<int> pre = top_down(t);
         for (size_t s = static_cast<size_t>(ti); s < segs.size(); s += static_cast<size_t>(ntrees)) {
             const int first = segs[s].first, n = segs[s].second;
             for (int v : pre) {  // parents before children: a parent's round is known first
@@ -314,16 +303,7 @@ void Emitter::reduce_tree(const std::vector<int> &ranks, const Tree &t, const Le
     }
     const int b0 = base(ranks);
     std::vector<int> send_round(t.size(), b0);
-    // post-order
-    std::vector<int> order, stack{t.root};
-    while (!stack.empty()) {
-        int v = stack.back();
-        stack.pop_back();
-        order.push_back(v);
-        for (int c : t.children[v]) {
-            stack.push_back(c);
-        }
-    }
+    const std::vector<int> order = top_down(t);  // walked backwards: children first
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const int v = *it;
         const int rv = ranks[v];
@@ -500,15 +480,7 @@ void Emitter::scatter_tree(const std::vector<int> &ranks, const Tree &t, const L
     const int b0 = base(ranks);
     // What each participant must receive: its own responsibility plus its tree descendants'.
     std::vector<std::vector<int>> need(t.size());
-    std::vector<int> order, stack{t.root};
-    while (!stack.empty()) {
-        int v = stack.back();
-        stack.pop_back();
-        order.push_back(v);
-        for (int c : t.children[v]) {
-            stack.push_back(c);
-        }
-    }
+    const std::vector<int> order = top_down(t);
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         need[*it] = set_union(need[*it], resp[*it]);
         if (t.parent[*it] >= 0) {
