@@ -4,6 +4,8 @@
 // internal of the planner CLI, not part of the C API.
 #include <check.h>
 
+#include "test_util.h"
+
 #include "cost_model.hpp"
 #include "generate.hpp"
 #include "layout.hpp"
@@ -220,9 +222,5 @@ int main()
     tcase_add_test(tc, ranks_per_node_use_plan_path);
     tcase_add_test(tc, montecarlo_best_and_median);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tu_run_suite(s);
 }

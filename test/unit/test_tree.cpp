@@ -3,6 +3,8 @@
 // these are internals the component never calls.
 #include <check.h>
 
+#include "test_util.h"
+
 #include "patterns.hpp"
 #include "plan.hpp"
 #include "simulate.hpp"
@@ -169,9 +171,5 @@ int main()
     tcase_add_test(tc, merge_direction_follows_links);
     tcase_add_test(tc, simulator_catches_errors);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tu_run_suite(s);
 }

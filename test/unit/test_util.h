@@ -1,4 +1,5 @@
-/* test_util.h - small helpers shared by the unit tests (temporary files, hand-made matrices). */
+/* test_util.h - small helpers shared by the unit tests (temporary files, hand-made matrices).
+ * Valid C and C++: the core's C++ tests include it too. */
 #ifndef TEST_UTIL_H
 #define TEST_UTIL_H
 
@@ -30,11 +31,11 @@ typedef double (*tu_pair_fn)(int i, int j, void *ctx);
 
 static inline cacore_matrix_t *tu_matrix(int n, tu_pair_fn lat, tu_pair_fn bw, void *ctx)
 {
-    char **hosts = calloc((size_t) n, sizeof *hosts);
-    double *l = calloc((size_t) n * n, sizeof *l);
-    double *b = calloc((size_t) n * n, sizeof *b);
+    char **hosts = (char **) calloc((size_t) n, sizeof *hosts);
+    double *l = (double *) calloc((size_t) n * n, sizeof *l);
+    double *b = (double *) calloc((size_t) n * n, sizeof *b);
     for (int i = 0; i < n; ++i) {
-        hosts[i] = malloc(16);
+        hosts[i] = (char *) malloc(16);
         snprintf(hosts[i], 16, "n%d", i);
         for (int j = 0; j < n; ++j) {
             l[i * n + j] = i == j ? 0 : lat(i, j, ctx);
