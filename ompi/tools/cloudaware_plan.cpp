@@ -10,6 +10,7 @@
 #include "layout.hpp"
 #include "matrix_io.hpp"
 #include "montecarlo.hpp"
+#include "names.hpp"
 #include "patterns.hpp"
 #include "planner.hpp"
 #include "simulate.hpp"
@@ -32,22 +33,28 @@ using namespace cacore;
 
 namespace {
 
-const char *kUsage =
-    "usage:\n"
-    "  cloudaware-plan generate --nodes N [--racks R] [--oversubscription X] [--unevenness U]\n"
-    "                           [--asymmetry A] [--seed S] [--placement random|contiguous] -o FILE\n"
-    "  cloudaware-plan show --matrix FILE [--size BYTES] [--k K] [--tspan T]\n"
-    "                       [--format text|json|dot] [--heatmap FILE.svg|FILE.png]\n"
-    "  cloudaware-plan plan --matrix FILE --op OP --root R --size BYTES [--format text|json|dot]\n"
-    "                       [--ranks-per-node P | --rank-nodes i,j,...] [--algo auto|cool|tree|binomial|ring|linear]\n"
-    "                       [--pattern NODE,GROUP,TOP] [--segment BYTES] [--k K] [--tspan T]\n"
-    "                       [--montecarlo N] [--seed S] [--check] [--steps]\n"
-    "  OP: bcast reduce allreduce gather scatter allgather; BYTES: 1048576, 64KiB, 1MiB, 1M\n"
-    "  patterns: auto flat binomial recdbl ring chain dualtree\n";
+// The names come from the core's tables (names.cpp), as the rules parser's and the MCA's do.
+std::string usage()
+{
+    return "usage:\n"
+           "  cloudaware-plan generate --nodes N [--racks R] [--oversubscription X] [--unevenness U]\n"
+           "                           [--asymmetry A] [--seed S] [--placement random|contiguous] -o FILE\n"
+           "  cloudaware-plan show --matrix FILE [--size BYTES] [--k K] [--tspan T]\n"
+           "                       [--format text|json|dot] [--heatmap FILE.svg|FILE.png]\n"
+           "  cloudaware-plan plan --matrix FILE --op OP --root R --size BYTES [--format text|json|dot]\n"
+           "                       [--ranks-per-node P | --rank-nodes i,j,...] [--algo ALGO]\n"
+           "                       [--pattern NODE,GROUP,TOP] [--segment BYTES] [--k K] [--tspan T]\n"
+           "                       [--montecarlo N] [--seed S] [--check] [--steps]\n"
+           "  OP: " + name_list(coll_name) + "\n"
+           "  ALGO: " + name_list(algo_name) + "\n"
+           "  patterns: " + name_list(pattern_name) + "\n"
+           "  BYTES: binary suffixes, as the rules file and OSU: 1048576 = 1024K = 1M = 1MiB\n"
+           "         (K, M, G and Ki, Mi, Gi, KiB, MiB, GiB are all powers of 1024)\n";
+}
 
 [[noreturn]] void usage_error(const std::string &msg)
 {
-    std::fprintf(stderr, "cloudaware-plan: %s\n%s", msg.c_str(), kUsage);
+    std::fprintf(stderr, "cloudaware-plan: %s\n%s", msg.c_str(), usage().c_str());
     std::exit(2);
 }
 
@@ -70,7 +77,7 @@ Args parse_args(int argc, char **argv)
     Args a;
     a.cmd = argv[1];
     if (a.cmd == "-h" || a.cmd == "--help" || a.cmd == "help") {
-        std::fputs(kUsage, stdout);
+        std::fputs(usage().c_str(), stdout);
         std::exit(0);
     }
     static const char *flags[] = {"--check", "--steps"};
@@ -120,13 +127,15 @@ double parse_bytes(const std::string &s, const char *what)
     char *end = nullptr;
     double v = std::strtod(s.c_str(), &end);
     std::string suf(end);
+    // Binary everywhere (as the rules file and OSU): a decimal "MB" would be read differently by
+    // different tools, so it is refused rather than guessed.
     static const std::map<std::string, double> mult = {
-        {"", 1}, {"B", 1}, {"K", 1e3}, {"KB", 1e3}, {"KiB", 1024}, {"Ki", 1024},
-        {"M", 1e6}, {"MB", 1e6}, {"MiB", 1048576}, {"Mi", 1048576},
-        {"G", 1e9}, {"GB", 1e9}, {"GiB", 1073741824.0}, {"Gi", 1073741824.0}};
+        {"", 1}, {"B", 1}, {"K", 1024}, {"Ki", 1024}, {"KiB", 1024},
+        {"M", 1048576}, {"Mi", 1048576}, {"MiB", 1048576},
+        {"G", 1073741824.0}, {"Gi", 1073741824.0}, {"GiB", 1073741824.0}};
     auto it = mult.find(suf);
     if (s.empty() || end == s.c_str() || it == mult.end() || !(v >= 0) || !std::isfinite(v)) {
-        usage_error(std::string("--") + what + ": '" + s + "' is not a size (e.g. 1048576, 64KiB, 1MiB)");
+        usage_error(std::string("--") + what + ": '" + s + "' is not a size (e.g. 1048576, 64K, 1MiB; suffixes are binary)");
     }
     return std::floor(v * it->second);
 }
@@ -410,22 +419,20 @@ int cmd_show(const Args &a)
 
 int parse_pattern(const std::string &s)
 {
-    for (int p = 0; p < CACORE_PAT_COUNT; ++p) {
-        if (s == pattern_name(p)) {
-            return p;
-        }
+    int p = find_name(pattern_name, s);
+    if (p < 0) {
+        usage_error("unknown pattern '" + s + "' (" + name_list(pattern_name) + ")");
     }
-    usage_error("unknown pattern '" + s + "'");
+    return p;
 }
 
 cacore_coll_t parse_op(const std::string &s)
 {
-    for (int c = 0; c < CACORE_COLL_COUNT; ++c) {
-        if (s == coll_name(static_cast<cacore_coll_t>(c))) {
-            return static_cast<cacore_coll_t>(c);
-        }
+    int c = find_name(coll_name, s);
+    if (c < 0) {
+        usage_error("unknown --op '" + s + "' (" + name_list(coll_name) + ")");
     }
-    usage_error("unknown --op '" + s + "'");
+    return static_cast<cacore_coll_t>(c);
 }
 
 struct Edge {
@@ -495,14 +502,10 @@ int cmd_plan(const Args &a)
     PlanParams pp;
     pp.hier = hier_params(a);
     std::string algo = a.get("algo", "auto");
-    static const std::map<std::string, int> algos = {{"auto", CACORE_ALGO_AUTO}, {"cool", CACORE_ALGO_COOL},
-                                                     {"tree", CACORE_ALGO_TREE}, {"binomial", CACORE_ALGO_BINOMIAL},
-                                                     {"ring", CACORE_ALGO_RING},
-                                                     {"linear", CACORE_ALGO_LINEAR}};
-    if (!algos.count(algo)) {
-        usage_error("unknown --algo '" + algo + "'");
+    pp.algo = find_name(algo_name, algo);
+    if (pp.algo < 0) {
+        usage_error("unknown --algo '" + algo + "' (" + name_list(algo_name) + ")");
     }
-    pp.algo = algos.at(algo);
     if (a.has("pattern")) {
         std::stringstream ss(a.get("pattern"));
         std::string tok;

@@ -75,5 +75,12 @@ grep -q "bad.txt:6: unexpected end of file" "$T/err" || fail "error message: $(c
 set +e
 "$P" plan --matrix "$T/m.txt" --op nosuch --size 1 2>/dev/null
 [ $? -eq 2 ] || fail "usage error status"
+"$P" plan --matrix "$T/m.txt" --op bcast --size 1MB 2>"$T/err" >/dev/null
+[ $? -eq 2 ] && grep -q "suffixes are binary" "$T/err" || fail "decimal size suffix: $(cat "$T/err")"
 set -e
+# Sizes are binary everywhere (as the rules file): 1M, 1024K, 1MiB and 1048576 are one size.
+for s in 1M 1024K 1MiB 1048576; do
+    "$P" plan --matrix "$T/m.txt" --op gather --root 0 --size $s | grep "^predicted " >>"$T/sizes"
+done
+[ "$(sort -u "$T/sizes" | wc -l)" -eq 1 ] || fail "1M, 1024K, 1MiB, 1048576 differ: $(cat "$T/sizes")"
 echo "cli ok"

@@ -10,6 +10,7 @@
 #include "generate.hpp"
 #include "layout.hpp"
 #include "montecarlo.hpp"
+#include "names.hpp"
 
 #include <algorithm>
 #include <random>

@@ -109,6 +109,44 @@ START_TEST(bad_files_name_line_and_problem)
 }
 END_TEST
 
+/* The parser reads the core's name tables (the ones the MCA enums and cloudaware-plan use):
+ * every collective, algorithm and pattern name there is accepted and means its enum value. */
+START_TEST(every_name_of_the_core_tables_parses)
+{
+    char text[256];
+    cacore_rule_t a;
+
+    for (int c = 0; NULL != cacore_coll_name(c); c++) {
+        for (int al = 0; NULL != cacore_algo_name(al); al++) {
+            snprintf(text, sizeof text, "cloudaware-rules 1\n%s 1 0 %s\n", cacore_coll_name(c),
+                     cacore_algo_name(al));
+            cacore_rules_t *r = parse_ok(text);
+            ck_assert_int_eq(cacore_rules_lookup(r, (cacore_coll_t) c, 1, 0, &a), 1);
+            ck_assert_int_eq(a.choice, CACORE_RULE_PLAN);
+            ck_assert_int_eq(a.algo, al);
+            cacore_rules_free(r);
+        }
+    }
+    for (int p = 1; NULL != cacore_pattern_name(p); p++) {
+        for (int l = 0; NULL != cacore_level_name(l); l++) {
+            snprintf(text, sizeof text, "cloudaware-rules 1\nbcast 1 0 cool %s=%s\n",
+                     cacore_level_name(l), cacore_pattern_name(p));
+            cacore_rules_t *r = parse_ok(text);
+            ck_assert_int_eq(cacore_rules_lookup(r, CACORE_COLL_BCAST, 1, 0, &a), 1);
+            ck_assert_int_eq(a.pattern[l], p);
+            cacore_rules_free(r);
+        }
+    }
+    ck_assert_ptr_null(cacore_coll_name(CACORE_COLL_COUNT));
+    ck_assert_ptr_null(cacore_algo_name(CACORE_ALGO_COUNT));
+    ck_assert_ptr_null(cacore_pattern_name(CACORE_PAT_COUNT));
+    ck_assert_ptr_null(cacore_level_name(CACORE_PLAN_LEVELS));
+    ck_assert_str_eq(cacore_coll_name(CACORE_COLL_ALLGATHER), "allgather");
+    ck_assert_str_eq(cacore_algo_name(CACORE_ALGO_LINEAR), "linear");
+    ck_assert_str_eq(cacore_pattern_name(CACORE_PAT_DUALTREE), "dualtree");
+}
+END_TEST
+
 START_TEST(missing_file_and_null_arguments)
 {
     cacore_rules_t *r = NULL;
@@ -129,6 +167,7 @@ int main(void)
     tcase_add_test(tc, documented_example_selects_most_specific);
     tcase_add_test(tc, no_rule_applies_and_specificity);
     tcase_add_loop_test(tc, bad_files_name_line_and_problem, 0, (int) (sizeof bad / sizeof bad[0]));
+    tcase_add_test(tc, every_name_of_the_core_tables_parses);
     tcase_add_test(tc, missing_file_and_null_arguments);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);

@@ -15,6 +15,8 @@
 #include "ompi/mca/coll/coll.h"
 #include "opal/util/output.h"
 
+#include "core/cloudaware_core.h"
+
 BEGIN_C_DECLS
 
 /*
@@ -22,22 +24,20 @@ BEGIN_C_DECLS
  * v-variants, neighborhood, ...) is never touched and stays with the other components.
  * X(name, enum) expands once per collective, so saving, releasing and dispatching are written once.
  */
-#define CLOUDAWARE_FOREACH_COLL(X) \
-    X(bcast,     CLOUDAWARE_BCAST)     \
-    X(reduce,    CLOUDAWARE_REDUCE)    \
-    X(allreduce, CLOUDAWARE_ALLREDUCE) \
-    X(gather,    CLOUDAWARE_GATHER)    \
-    X(scatter,   CLOUDAWARE_SCATTER)   \
-    X(allgather, CLOUDAWARE_ALLGATHER)
+#define CLOUDAWARE_FOREACH_COLL(X)    \
+    X(bcast,     CACORE_COLL_BCAST)     \
+    X(reduce,    CACORE_COLL_REDUCE)    \
+    X(allreduce, CACORE_COLL_ALLREDUCE) \
+    X(gather,    CACORE_COLL_GATHER)    \
+    X(scatter,   CACORE_COLL_SCATTER)   \
+    X(allgather, CACORE_COLL_ALLGATHER)
 
-typedef enum {
-#define CLOUDAWARE_ENUM(name, id) id,
-    CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_ENUM)
-#undef CLOUDAWARE_ENUM
-    CLOUDAWARE_NCOLLS
-} mca_coll_cloudaware_coll_t;
-
-extern const char *const mca_coll_cloudaware_coll_names[CLOUDAWARE_NCOLLS];
+/* The list covers every collective of the core (whose names, cacore_coll_name(), the MCA
+ * parameters and messages use). */
+#define CLOUDAWARE_COUNT_ONE(name, id) +1
+_Static_assert(0 CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_COUNT_ONE) == CACORE_COLL_COUNT,
+               "CLOUDAWARE_FOREACH_COLL must list every cacore_coll_t");
+#undef CLOUDAWARE_COUNT_ONE
 
 /* Verbosity levels of the component's output stream (coll_cloudaware_verbose). */
 enum {
@@ -52,7 +52,7 @@ typedef struct mca_coll_cloudaware_component_t {
     /* MCA parameters (registered in coll_cloudaware_component.c) */
     int priority;
     int verbose;
-    bool enable[CLOUDAWARE_NCOLLS];
+    bool enable[CACORE_COLL_COUNT];
     int min_nodes;
     int min_comm_size;
     char *matrix_file;
@@ -110,8 +110,6 @@ typedef struct mca_coll_cloudaware_module_t {
     bool plans;                    /* cloud-aware plans allowed here (else: fill-only) */
     struct mca_coll_cloudaware_netview_t *net;   /* node map + matrix (calibrate.h) */
     struct mca_coll_cloudaware_plancache_t *plancache;   /* coll_cloudaware_select.c */
-    uint64_t calls[CLOUDAWARE_NCOLLS];     /* calls that reached cloudaware */
-    uint64_t fallbacks[CLOUDAWARE_NCOLLS]; /* of those, handed to the previous module */
 } mca_coll_cloudaware_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_cloudaware_module_t);

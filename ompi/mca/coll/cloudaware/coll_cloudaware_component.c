@@ -16,12 +16,6 @@
 const char *mca_coll_cloudaware_component_version_string =
     "Open MPI cloudaware collective MCA component version " OMPI_VERSION;
 
-const char *const mca_coll_cloudaware_coll_names[CLOUDAWARE_NCOLLS] = {
-#define CLOUDAWARE_NAME(name, id) #name,
-    CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_NAME)
-#undef CLOUDAWARE_NAME
-};
-
 static int cloudaware_open(void);
 static int cloudaware_close(void);
 static int cloudaware_register(void);
@@ -129,6 +123,23 @@ static int register_enum(const char *name, const char *help, int level,
     return rc;
 }
 
+/* The values of an enum parameter are the names of a core table (cacore_*_name: the one source
+ * of names, shared with the rules parser and cloudaware-plan); values has room for them all and
+ * the terminating NULL entry. */
+static const mca_base_var_enum_value_t *name_enum(const char *(*name)(int),
+                                                  mca_base_var_enum_value_t *values)
+{
+    int i = 0;
+
+    for (; NULL != name(i); i++) {
+        values[i].value = i;
+        values[i].string = name(i);
+    }
+    values[i].value = 0;
+    values[i].string = NULL;
+    return values;
+}
+
 /* Calibration (docs/calibration.md): when and how the network is measured, where results are
  * kept, and the hooks tests use. */
 static void register_calibration(mca_coll_cloudaware_component_t *c)
@@ -218,19 +229,9 @@ static void register_calibration(mca_coll_cloudaware_component_t *c)
 /* Plan choice (docs/rules-format.md, docs/cost-model.md): which plan runs per call. */
 static void register_plan_choice(mca_coll_cloudaware_component_t *c)
 {
-    static const mca_base_var_enum_value_t algos[] = {
-        { CACORE_ALGO_AUTO, "auto" }, { CACORE_ALGO_COOL, "cool" }, { CACORE_ALGO_TREE, "tree" },
-        { CACORE_ALGO_BINOMIAL, "binomial" }, { CACORE_ALGO_RING, "ring" },
-        { CACORE_ALGO_LINEAR, "linear" }, { 0, NULL }
-    };
-    static const mca_base_var_enum_value_t patterns[] = {
-        { CACORE_PAT_AUTO, "auto" }, { CACORE_PAT_FLAT, "flat" },
-        { CACORE_PAT_BINOMIAL, "binomial" }, { CACORE_PAT_RECDBL, "recdbl" },
-        { CACORE_PAT_RING, "ring" }, { CACORE_PAT_CHAIN, "chain" },
-        { CACORE_PAT_DUALTREE, "dualtree" }, { 0, NULL }
-    };
-    static const char *const levels[3] = { "node", "group", "top" };
-    static const char *const level_help[3] = {
+    static mca_base_var_enum_value_t algos[CACORE_ALGO_COUNT + 1];
+    static mca_base_var_enum_value_t patterns[CACORE_PAT_COUNT + 1];
+    static const char *const level_help[CACORE_PLAN_LEVELS] = {
         "among the ranks of one node", "among the node leaders of a group",
         "among the group leaders (every level above the groups)"
     };
@@ -253,13 +254,14 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                   "levels node/group/top), tree (CMPI Algorithm 4 performance-hierarchy tree), "
                   "binomial or ring (baselines over ranks, for comparison), linear (gather/"
                   "scatter straight to/from the root, all transfers at once).",
-                  OPAL_INFO_LVL_5, algos, &c->algorithm);
-    for (int l = 0; l < 3; l++) {
-        snprintf(name, sizeof(name), "pattern_%s", levels[l]);
+                  OPAL_INFO_LVL_5, name_enum(cacore_algo_name, algos), &c->algorithm);
+    for (int l = 0; l < CACORE_PLAN_LEVELS; l++) {
+        snprintf(name, sizeof(name), "pattern_%s", cacore_level_name(l));
         snprintf(help, sizeof(help),
                  "Pattern of COOL plans %s: auto (default: chosen by the cost model), flat, "
                  "binomial, recdbl, ring, chain (pipelined) or dualtree (bcast).", level_help[l]);
-        register_enum(name, help, OPAL_INFO_LVL_5, patterns, &c->pattern[l]);
+        register_enum(name, help, OPAL_INFO_LVL_5, name_enum(cacore_pattern_name, patterns),
+                      &c->pattern[l]);
     }
     register_int("segment_size",
                  "Segment size in bytes of pipelined patterns (chain, dualtree) for messages of "
@@ -297,11 +299,11 @@ static int cloudaware_register(void)
                  "Verbosity of coll/cloudaware: 0 silent, 1 warnings when it falls back, "
                  "10 per-communicator selection, 50 per-call decisions.",
                  OPAL_INFO_LVL_2, &c->verbose);
-    for (int i = 0; i < CLOUDAWARE_NCOLLS; i++) {
-        snprintf(name, sizeof(name), "enable_%s", mca_coll_cloudaware_coll_names[i]);
+    for (int i = 0; i < CACORE_COLL_COUNT; i++) {
+        snprintf(name, sizeof(name), "enable_%s", cacore_coll_name(i));
         snprintf(help, sizeof(help),
                  "Let coll/cloudaware handle MPI_%s (false: leave it entirely to the other "
-                 "components).", mca_coll_cloudaware_coll_names[i]);
+                 "components).", cacore_coll_name(i));
         register_bool(name, help, OPAL_INFO_LVL_4, &c->enable[i]);
     }
     register_int("min_nodes",

@@ -38,7 +38,7 @@ static mca_coll_cloudaware_call_t describe(cacore_coll_t coll, int root, int cou
     return call;
 }
 
-/* The plan for this call, or NULL; counts calls and fallbacks for the verbose summary. */
+/* The plan for this call, or NULL (the previous module runs it); said at verbose 50. */
 static const cacore_plan_t *choose(mca_coll_cloudaware_module_t *m,
                                    struct ompi_communicator_t *comm,
                                    const mca_coll_cloudaware_call_t *call, ca_run_mode_t how)
@@ -47,13 +47,9 @@ static const cacore_plan_t *choose(mca_coll_cloudaware_module_t *m,
     static const char *const form_suffix[] = { "", "", "_init" };
     const cacore_plan_t *plan = mca_coll_cloudaware_select(m, comm, call);
 
-    m->calls[call->coll]++;
-    if (NULL == plan) {
-        m->fallbacks[call->coll]++;
-    }
     opal_output_verbose(CLOUDAWARE_VERBOSE_CALL, mca_coll_cloudaware_component.output,
                         "coll:cloudaware: %s%s%s of %zu bytes (root %d): %s", form_prefix[how],
-                        mca_coll_cloudaware_coll_names[call->coll], form_suffix[how], call->bytes,
+                        cacore_coll_name(call->coll), form_suffix[how], call->bytes,
                         call->root, plan ? cacore_plan_describe(plan) : "previous module");
     return plan;
 }

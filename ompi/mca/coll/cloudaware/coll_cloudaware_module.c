@@ -22,8 +22,6 @@ static void cloudaware_module_construct(mca_coll_cloudaware_module_t *m)
     m->num_nodes = 0;
     m->net = NULL;
     m->plancache = NULL;
-    memset(m->calls, 0, sizeof(m->calls));
-    memset(m->fallbacks, 0, sizeof(m->fallbacks));
 }
 
 static void cloudaware_module_destruct(mca_coll_cloudaware_module_t *m)

@@ -98,7 +98,7 @@ static cacore_plan_t *build(mca_coll_cloudaware_module_t *m, const cacore_matrix
                                        err, sizeof(err))) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, mca_coll_cloudaware_component.output,
                             "coll:cloudaware: no plan for %s: %s; using the previous module",
-                            mca_coll_cloudaware_coll_names[call->coll], err);
+                            cacore_coll_name(call->coll), err);
         return NULL;
     }
     return plan;
@@ -109,7 +109,7 @@ static cacore_plan_t *decide(mca_coll_cloudaware_module_t *m, const cacore_matri
                              const mca_coll_cloudaware_call_t *call, size_t bytes, size_t count)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    const char *name = mca_coll_cloudaware_coll_names[call->coll];
+    const char *name = cacore_coll_name(call->coll);
     cacore_rule_t rule;
     bool have_rule = mca_coll_cloudaware_rules_lookup(call->coll, m->net->map->nnodes, bytes,
                                                       &rule);

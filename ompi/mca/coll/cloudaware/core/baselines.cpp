@@ -2,6 +2,7 @@
 #include "baselines.hpp"
 
 #include "error.hpp"
+#include "names.hpp"
 #include "patterns.hpp"
 
 namespace cacore {

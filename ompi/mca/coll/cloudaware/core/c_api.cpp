@@ -5,6 +5,7 @@
 #include "hierarchy.hpp"
 #include "matrix.hpp"
 #include "matrix_io.hpp"
+#include "names.hpp"
 #include "planner.hpp"
 #include "rules.hpp"
 #include "simulate.hpp"
@@ -69,6 +70,11 @@ cacore_status_t guard(char *err, size_t errlen, F &&f)
 extern "C" {
 
 const char *cacore_version(void) { return "cloudaware-core 1.0"; }
+
+const char *cacore_coll_name(int coll) { return cacore::coll_name(coll); }
+const char *cacore_algo_name(int algo) { return cacore::algo_name(algo); }
+const char *cacore_pattern_name(int pattern) { return cacore::pattern_name(pattern); }
+const char *cacore_level_name(int level) { return cacore::level_name(level); }
 
 cacore_status_t cacore_matrix_read_file(const char *path, cacore_matrix_t **out, char *err,
                                         size_t errlen)
@@ -215,7 +221,6 @@ static bool group_ok(const cacore_hierarchy_t *h, int level, int group)
     return level_ok(h, level) && group >= 0 && group < static_cast<int>(h->h.level(level).size());
 }
 
-int cacore_hierarchy_nodes(const cacore_hierarchy_t *h) { return h ? h->h.nodes() : 0; }
 int cacore_hierarchy_levels(const cacore_hierarchy_t *h) { return h ? h->h.levels() : 0; }
 
 int cacore_hierarchy_ngroups(const cacore_hierarchy_t *h, int level)
@@ -236,14 +241,6 @@ const int *cacore_hierarchy_group_members(const cacore_hierarchy_t *h, int level
 int cacore_hierarchy_group_leader(const cacore_hierarchy_t *h, int level, int group)
 {
     return group_ok(h, level, group) ? h->h.group(level, group).leader : -1;
-}
-
-int cacore_hierarchy_group_of(const cacore_hierarchy_t *h, int level, int node)
-{
-    if (!level_ok(h, level) || node < 0 || node >= h->h.nodes()) {
-        return -1;
-    }
-    return h->h.group_of(level, node);
 }
 
 int cacore_hierarchy_distance(const cacore_hierarchy_t *h, int a, int b)
@@ -308,7 +305,6 @@ cacore_status_t cacore_plan_build(const cacore_matrix_t *m, int nranks, const in
 }
 
 cacore_coll_t cacore_plan_coll(const cacore_plan_t *p) { return p ? p->p.coll : CACORE_COLL_COUNT; }
-int cacore_plan_root(const cacore_plan_t *p) { return p ? p->p.root : -1; }
 int cacore_plan_nranks(const cacore_plan_t *p) { return p ? p->p.nranks : 0; }
 int cacore_plan_nblocks(const cacore_plan_t *p) { return p ? p->p.nblocks : 0; }
 int cacore_plan_ntmp(const cacore_plan_t *p) { return p ? p->p.ntmp : 0; }
@@ -330,7 +326,6 @@ const cacore_step_t *cacore_plan_steps(const cacore_plan_t *p, int rank)
 }
 
 int cacore_plan_preserves_order(const cacore_plan_t *p) { return p && p->p.preserves_order ? 1 : 0; }
-cacore_algo_t cacore_plan_algo(const cacore_plan_t *p) { return p ? p->p.algo : CACORE_ALGO_AUTO; }
 const char *cacore_plan_describe(const cacore_plan_t *p) { return p ? p->p.description.c_str() : ""; }
 double cacore_plan_predicted(const cacore_plan_t *p) { return p ? p->p.predicted_s : -1.0; }
 

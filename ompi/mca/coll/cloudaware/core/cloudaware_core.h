@@ -117,7 +117,6 @@ void cacore_hier_params_default(cacore_hier_params_t *p);
 cacore_status_t cacore_hierarchy_build(const cacore_matrix_t *m, double msg_bytes,
                                        const cacore_hier_params_t *params,
                                        cacore_hierarchy_t **out, char *err, size_t errlen);
-int cacore_hierarchy_nodes(const cacore_hierarchy_t *h);
 int cacore_hierarchy_levels(const cacore_hierarchy_t *h);          /* including level 0 */
 int cacore_hierarchy_ngroups(const cacore_hierarchy_t *h, int level);
 int cacore_hierarchy_group_size(const cacore_hierarchy_t *h, int level, int group);
@@ -125,7 +124,6 @@ int cacore_hierarchy_group_size(const cacore_hierarchy_t *h, int level, int grou
 const int *cacore_hierarchy_group_members(const cacore_hierarchy_t *h, int level, int group);
 /* The member minimising the sum of inbound M over the group's members. */
 int cacore_hierarchy_group_leader(const cacore_hierarchy_t *h, int level, int group);
-int cacore_hierarchy_group_of(const cacore_hierarchy_t *h, int level, int node);
 int cacore_hierarchy_distance(const cacore_hierarchy_t *h, int a, int b);
 void cacore_hierarchy_free(cacore_hierarchy_t *h);
 
@@ -169,6 +167,13 @@ typedef enum {
 /* Levels of a COOL plan: 0 = inside a node, 1 = node leaders in a group, 2 = every level above. */
 #define CACORE_PLAN_LEVELS 3
 
+/* Names (core/names.cpp, the one source of truth for the MCA enums, the rules parser and
+ * cloudaware-plan): "bcast", "cool", "dualtree", "node" ...; NULL past the enum's COUNT. */
+const char *cacore_coll_name(int coll);
+const char *cacore_algo_name(int algo);
+const char *cacore_pattern_name(int pattern);
+const char *cacore_level_name(int level);
+
 typedef struct {
     cacore_hier_params_t hier;
     cacore_cost_params_t cost;
@@ -190,7 +195,6 @@ cacore_status_t cacore_plan_build(const cacore_matrix_t *m, int nranks, const in
                                   const cacore_plan_params_t *params, cacore_plan_t **out,
                                   char *err, size_t errlen);
 cacore_coll_t cacore_plan_coll(const cacore_plan_t *p);
-int cacore_plan_root(const cacore_plan_t *p);
 int cacore_plan_nranks(const cacore_plan_t *p);
 int cacore_plan_nblocks(const cacore_plan_t *p);
 int cacore_plan_ntmp(const cacore_plan_t *p);
@@ -199,7 +203,6 @@ int cacore_plan_nsteps(const cacore_plan_t *p, int rank);
 const cacore_step_t *cacore_plan_steps(const cacore_plan_t *p, int rank);
 /* 1 when every reduction combines operands in rank order (safe for non-commutative ops). */
 int cacore_plan_preserves_order(const cacore_plan_t *p);
-cacore_algo_t cacore_plan_algo(const cacore_plan_t *p);
 /* One line, e.g. "cool node=binomial group=chain top=dualtree segments=16". */
 const char *cacore_plan_describe(const cacore_plan_t *p);
 /* Predicted completion time (cost model) with the matrix and bytes the plan was built for. */

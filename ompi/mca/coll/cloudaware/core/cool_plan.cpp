@@ -2,6 +2,7 @@
 #include "cool_plan.hpp"
 
 #include "error.hpp"
+#include "names.hpp"
 #include "leaders.hpp"
 #include "patterns.hpp"
 #include "tree.hpp"
@@ -11,20 +12,6 @@
 #include <sstream>
 
 namespace cacore {
-
-const char *pattern_name(int p)
-{
-    switch (p) {
-    case CACORE_PAT_AUTO: return "auto";
-    case CACORE_PAT_FLAT: return "flat";
-    case CACORE_PAT_BINOMIAL: return "binomial";
-    case CACORE_PAT_RECDBL: return "recdbl";
-    case CACORE_PAT_RING: return "ring";
-    case CACORE_PAT_CHAIN: return "chain";
-    case CACORE_PAT_DUALTREE: return "dualtree";
-    default: return "?";
-    }
-}
 
 namespace {
 

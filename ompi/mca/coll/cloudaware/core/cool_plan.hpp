@@ -13,8 +13,6 @@ namespace cacore {
 
 using Patterns = std::array<int, CACORE_PLAN_LEVELS>;  // cacore_pattern_t, no AUTO
 
-const char *pattern_name(int p);
-
 // nblocks for a COOL plan with these patterns and segment count.
 int cool_nblocks(const PlanInput &in, const Layout &lay, const Patterns &pat, int nsegs);
 Plan build_cool(const PlanInput &in, const Layout &lay, const Patterns &pat, int nsegs);

@@ -97,17 +97,6 @@ std::vector<int> top_down(const Tree &t)
 
 }  // namespace
 
-std::vector<int> subtree_sizes(const Tree &t)
-{
-    std::vector<int> sz(t.size(), 1), order = top_down(t);
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        if (t.parent[*it] >= 0) {
-            sz[t.parent[*it]] += sz[*it];
-        }
-    }
-    return sz;
-}
-
 std::vector<Block> segments(int nblocks, int nsegs)
 {
     nsegs = std::max(1, std::min(nsegs, nblocks));

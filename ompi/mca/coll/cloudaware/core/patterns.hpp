@@ -26,7 +26,6 @@ Tree flat_tree(int k);              // index 0 is the root
 Tree binomial_tree(int k);          // index 0 is the root; biggest subtree served first
 Tree chain_tree(int k);             // 0 -> 1 -> 2 ...
 Tree binary_tree(const std::vector<int> &order);  // balanced binary tree over local indices
-std::vector<int> subtree_sizes(const Tree &t);
 
 using Block = std::pair<int, int>;  // first block, count
 std::vector<Block> segments(int nblocks, int nsegs);

@@ -22,19 +22,6 @@ bool is_gather_type(cacore_coll_t c)
 
 bool is_reduction(cacore_coll_t c) { return c == CACORE_COLL_REDUCE || c == CACORE_COLL_ALLREDUCE; }
 
-const char *coll_name(cacore_coll_t c)
-{
-    switch (c) {
-    case CACORE_COLL_BCAST: return "bcast";
-    case CACORE_COLL_REDUCE: return "reduce";
-    case CACORE_COLL_ALLREDUCE: return "allreduce";
-    case CACORE_COLL_GATHER: return "gather";
-    case CACORE_COLL_SCATTER: return "scatter";
-    case CACORE_COLL_ALLGATHER: return "allgather";
-    default: return "?";
-    }
-}
-
 int Plan::blocks_per_rank() const { return is_gather_type(coll) ? nblocks / nranks : 0; }
 
 PlanBuilder::PlanBuilder(cacore_coll_t coll, int root, int nranks, int nblocks)

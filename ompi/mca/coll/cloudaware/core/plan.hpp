@@ -29,7 +29,6 @@ struct Plan {
 bool is_rooted(cacore_coll_t c);
 bool is_gather_type(cacore_coll_t c);   // gather, scatter, allgather: D = nranks * count
 bool is_reduction(cacore_coll_t c);
-const char *coll_name(cacore_coll_t c);
 
 // Appends steps; finish() sorts every rank's list by round (stable: posting order is kept).
 class PlanBuilder {

@@ -4,6 +4,7 @@
 
 #include "baselines.hpp"
 #include "error.hpp"
+#include "names.hpp"
 #include "simulate.hpp"
 
 #include <algorithm>

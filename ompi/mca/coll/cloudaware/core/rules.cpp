@@ -5,6 +5,7 @@
 
 #include "cool_plan.hpp"
 #include "error.hpp"
+#include "names.hpp"
 #include "line_reader.hpp"
 #include "plan.hpp"
 
@@ -22,13 +23,12 @@ int parse_coll(const LineReader &rd, std::string_view tok)
     if (tok == "*") {
         return -1;
     }
-    for (int c = 0; c < CACORE_COLL_COUNT; ++c) {
-        if (tok == coll_name(static_cast<cacore_coll_t>(c))) {
-            return c;
-        }
+    int c = find_name(coll_name, tok);
+    if (c < 0) {
+        rd.error("unknown collective '" + std::string(tok) + "' (" +
+                 name_list(coll_name, "*") + ")");
     }
-    rd.error("unknown collective '" + std::string(tok) +
-             "' (bcast, reduce, allreduce, gather, scatter, allgather or *)");
+    return c;
 }
 
 // A non-negative integer with an optional binary suffix: 64K = 65536, 4M, 1G.
@@ -59,37 +59,27 @@ size_t parse_size(const LineReader &rd, std::string_view tok, const char *what)
 
 int parse_pattern(const LineReader &rd, std::string_view tok)
 {
-    for (int p = 0; p < CACORE_PAT_COUNT; ++p) {
-        if (tok == pattern_name(p)) {
-            return p;
-        }
+    int p = find_name(pattern_name, tok);
+    if (p < 0) {
+        rd.error("unknown pattern '" + std::string(tok) + "' (" + name_list(pattern_name) + ")");
     }
-    rd.error("unknown pattern '" + std::string(tok) +
-             "' (auto, flat, binomial, recdbl, ring, chain or dualtree)");
+    return p;
 }
 
-// model | fallback | auto | cool | tree | binomial | ring | linear
+// model | fallback | an algorithm's name (names.cpp)
 void parse_choice(const LineReader &rd, std::string_view tok, cacore_rule_t &a)
 {
-    static const struct { const char *name; int choice; int algo; } choices[] = {
-        {"model", CACORE_RULE_MODEL, CACORE_ALGO_AUTO},
-        {"fallback", CACORE_RULE_FALLBACK, CACORE_ALGO_AUTO},
-        {"auto", CACORE_RULE_PLAN, CACORE_ALGO_AUTO},
-        {"cool", CACORE_RULE_PLAN, CACORE_ALGO_COOL},
-        {"tree", CACORE_RULE_PLAN, CACORE_ALGO_TREE},
-        {"binomial", CACORE_RULE_PLAN, CACORE_ALGO_BINOMIAL},
-        {"ring", CACORE_RULE_PLAN, CACORE_ALGO_RING},
-        {"linear", CACORE_RULE_PLAN, CACORE_ALGO_LINEAR},
-    };
-    for (const auto &c : choices) {
-        if (tok == c.name) {
-            a.choice = c.choice;
-            a.algo = c.algo;
-            return;
-        }
+    a.algo = CACORE_ALGO_AUTO;
+    if (tok == "model") {
+        a.choice = CACORE_RULE_MODEL;
+    } else if (tok == "fallback") {
+        a.choice = CACORE_RULE_FALLBACK;
+    } else if ((a.algo = find_name(algo_name, tok)) >= 0) {
+        a.choice = CACORE_RULE_PLAN;
+    } else {
+        rd.error("unknown choice '" + std::string(tok) + "' (model, fallback, " +
+                 name_list(algo_name) + ")");
     }
-    rd.error("unknown choice '" + std::string(tok) +
-             "' (model, fallback, auto, cool, tree, binomial, ring or linear)");
 }
 
 void parse_option(const LineReader &rd, std::string_view tok, cacore_rule_t &a)
@@ -99,9 +89,8 @@ void parse_option(const LineReader &rd, std::string_view tok, cacore_rule_t &a)
         rd.error("option '" + std::string(tok) + "' is not key=value");
     }
     std::string_view key = tok.substr(0, eq), value = tok.substr(eq + 1);
-    static const char *const levels[CACORE_PLAN_LEVELS] = {"node", "group", "top"};
     for (int l = 0; l < CACORE_PLAN_LEVELS; ++l) {
-        if (key == levels[l]) {
+        if (key == level_name(l)) {
             a.pattern[l] = parse_pattern(rd, value);
             return;
         }

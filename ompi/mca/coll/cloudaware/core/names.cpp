@@ -1,0 +1,60 @@
+#include "names.hpp"
+
+#include <string>
+#include <vector>
+
+namespace cacore {
+
+namespace {
+
+template <size_t N>
+const char *at(const char *const (&table)[N], int i)
+{
+    return i >= 0 && static_cast<size_t>(i) < N ? table[i] : nullptr;
+}
+
+// Indexed by the enums of cloudaware_core.h; the static_asserts keep both in step.
+const char *const colls[] = {"bcast", "reduce", "allreduce", "gather", "scatter", "allgather"};
+const char *const algos[] = {"auto", "cool", "tree", "binomial", "ring", "linear"};
+const char *const patterns[] = {"auto", "flat", "binomial", "recdbl", "ring", "chain", "dualtree"};
+const char *const levels[] = {"node", "group", "top"};
+static_assert(sizeof(colls) / sizeof(colls[0]) == CACORE_COLL_COUNT, "a collective without a name");
+static_assert(sizeof(algos) / sizeof(algos[0]) == CACORE_ALGO_COUNT, "an algorithm without a name");
+static_assert(sizeof(patterns) / sizeof(patterns[0]) == CACORE_PAT_COUNT, "a pattern without a name");
+static_assert(sizeof(levels) / sizeof(levels[0]) == CACORE_PLAN_LEVELS, "a level without a name");
+
+}  // namespace
+
+const char *coll_name(int c) { return at(colls, c); }
+const char *algo_name(int a) { return at(algos, a); }
+const char *pattern_name(int p) { return at(patterns, p); }
+const char *level_name(int l) { return at(levels, l); }
+
+int find_name(const char *(*name)(int), std::string_view tok)
+{
+    for (int i = 0; name(i) != nullptr; ++i) {
+        if (tok == name(i)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+std::string name_list(const char *(*name)(int), const char *last)
+{
+    std::vector<const char *> all;
+    for (int i = 0; name(i) != nullptr; ++i) {
+        all.push_back(name(i));
+    }
+    if (last != nullptr) {
+        all.push_back(last);
+    }
+    std::string s;
+    for (size_t i = 0; i < all.size(); ++i) {
+        s += i == 0 ? "" : i + 1 == all.size() ? " or " : ", ";
+        s += all[i];
+    }
+    return s;
+}
+
+}  // namespace cacore
