@@ -168,6 +168,16 @@ void ca_sched_reduce(ca_sched_t *s, ca_addr_t src, ca_addr_t dst, size_t count,
     }
 }
 
+void ca_sched_reduce_in_order(ca_sched_t *s, const ca_addr_t *slots, int n, ca_addr_t dst,
+                              size_t count, ompi_datatype_t *dtype, ompi_op_t *op)
+{
+    /* ompi_op_reduce(src, dst) computes dst = src op dst: fold from the highest rank down. */
+    ca_sched_copy(s, slots[n - 1], count, dtype, dst, count, dtype);
+    for (int j = n - 2; j >= 0; j--) {
+        ca_sched_reduce(s, slots[j], dst, count, dtype, op);
+    }
+}
+
 /* Allocates the temporary area and sizes the per-round request array. */
 static int sched_finish(ca_sched_t *s)
 {

@@ -91,6 +91,10 @@ void ca_sched_copy(ca_sched_t *s, ca_addr_t src, size_t scount, ompi_datatype_t 
 /* dst = src op dst, count elements of dtype in both (src is the left operand). */
 void ca_sched_reduce(ca_sched_t *s, ca_addr_t src, ca_addr_t dst, size_t count,
                      ompi_datatype_t *dtype, ompi_op_t *op);
+/* dst = y_0 op y_1 op ... op y_{n-1} with y_j = slots[j], in rank order (valid for
+ * non-commutative ops): a copy and n-1 reductions in the current round. */
+void ca_sched_reduce_in_order(ca_sched_t *s, const ca_addr_t *slots, int n, ca_addr_t dst,
+                              size_t count, ompi_datatype_t *dtype, ompi_op_t *op);
 
 /* ---- running --------------------------------------------------------------------------------- */
 /* Runs to completion and frees the schedule. */

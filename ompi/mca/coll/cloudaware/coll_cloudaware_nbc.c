@@ -25,18 +25,18 @@
     int mca_coll_cloudaware_i##name(CA_UNPAREN params, struct ompi_communicator_t *comm,         \
                                     ompi_request_t **request, mca_coll_base_module_t *module)    \
     {                                                                                            \
-        CA_RUN_SIMPLE(ca_build_##name(s, CA_UNPAREN args), CA_RUN_NONBLOCKING, request);         \
+        CA_RUN_SIMPLE(CA_BUILD(name, intra_only, s, args), CA_RUN_NONBLOCKING, request);        \
     }                                                                                            \
     int mca_coll_cloudaware_##name##_init(CA_UNPAREN params, struct ompi_communicator_t *comm,   \
                                           struct ompi_info_t *info, ompi_request_t **request,    \
                                           mca_coll_base_module_t *module)                        \
     {                                                                                            \
-        CA_RUN_SIMPLE(ca_build_##name(s, CA_UNPAREN args), CA_RUN_PERSISTENT, request);          \
+        CA_RUN_SIMPLE(CA_BUILD(name, intra_only, s, args), CA_RUN_PERSISTENT, request);         \
     }                                                                                            \
     int mca_coll_cloudaware_##name##_simple(CA_UNPAREN params, struct ompi_communicator_t *comm, \
                                             mca_coll_base_module_t *module)                      \
     {                                                                                            \
-        CA_RUN_SIMPLE(ca_build_##name(s, CA_UNPAREN args), CA_RUN_BLOCKING, NULL);               \
+        CA_RUN_SIMPLE(CA_BUILD(name, intra_only, s, args), CA_RUN_BLOCKING, NULL);              \
     }
 
 CLOUDAWARE_FOREACH_SCHED(CA_DEFINE_ENTRIES)

@@ -85,24 +85,36 @@ BEGIN_C_DECLS
       (sbuf, scounts, disps, sdtype, rbuf, rcount, rdtype, root), 0)
 
 /* Builders: append the calling rank's part of the collective to s (s->comm is the
- * communicator). Intra- and intercommunicator variants are chosen inside. Return s->error. */
-int ca_build_barrier(ca_sched_t *s);
-#define CA_DECLARE_BUILD(name, params, args, intra_only) \
-    int ca_build_##name(ca_sched_t *s, CA_UNPAREN params);
+ * communicator). Return s->error. Intracommunicators: coll_cloudaware_sched_intra.c;
+ * intercommunicators: coll_cloudaware_sched_inter.c (scan/exscan have none: MPI defines them on
+ * intracommunicators only). Which one runs is decided in one place, CA_BUILD below. */
+int ca_build_intra_barrier(ca_sched_t *s);
+int ca_build_inter_barrier(ca_sched_t *s);
+#define CA_DECLARE_BUILD(name, params, args, intra_only)                 \
+    int ca_build_intra_##name(ca_sched_t *s, CA_UNPAREN params);         \
+    CA_DECLARE_INTER_##intra_only(name, params)
+#define CA_DECLARE_INTER_0(name, params) \
+    int ca_build_inter_##name(ca_sched_t *s, CA_UNPAREN params);
+#define CA_DECLARE_INTER_1(name, params)
 CLOUDAWARE_FOREACH_SCHED(CA_DECLARE_BUILD)
 #undef CA_DECLARE_BUILD
+#undef CA_DECLARE_INTER_0
+#undef CA_DECLARE_INTER_1
 
-/* Intercommunicator variants (coll_cloudaware_sched_inter.c); scan/exscan have none. */
-int ca_build_inter_barrier(ca_sched_t *s);
-#define CA_DECLARE_INTER(name, params, args, intra_only) \
-    int ca_build_inter_##name(ca_sched_t *s, CA_UNPAREN params);
-CLOUDAWARE_FOREACH_SCHED(CA_DECLARE_INTER)
-#undef CA_DECLARE_INTER
-
-/* Shared by both: dst = y_0 op y_1 op ... op y_{n-1} (rank order, valid for non-commutative
- * ops) where y_j = slots[j]; one local step list in the current round. */
-void ca_reduce_in_order(ca_sched_t *s, const ca_addr_t *slots, int n, ca_addr_t dst,
-                        size_t count, ompi_datatype_t *dtype, ompi_op_t *op);
+/* The schedule of collective `name` for s->comm: the intercommunicator builder on an
+ * intercommunicator, the intracommunicator one otherwise. */
+#define CA_BUILD(name, intra_only, s, args) CA_BUILD_##intra_only(name, s, args)
+#define CA_BUILD_0(name, s, args)                                                               \
+    (OMPI_COMM_IS_INTER((s)->comm) ? ca_build_inter_##name(s, CA_UNPAREN args)                 \
+                                   : ca_build_intra_##name(s, CA_UNPAREN args))
+#define CA_BUILD_1(name, s, args)                                                               \
+    (OMPI_COMM_IS_INTER((s)->comm) ? OMPI_ERR_NOT_SUPPORTED                                    \
+                                   : ca_build_intra_##name(s, CA_UNPAREN args))
+/* Barrier has no arguments, so it is not in the list. */
+static inline int ca_build_barrier(ca_sched_t *s)
+{
+    return OMPI_COMM_IS_INTER(s->comm) ? ca_build_inter_barrier(s) : ca_build_intra_barrier(s);
+}
 
 /* Entry points (coll_cloudaware_nbc.c): mca_coll_cloudaware_i<name> (nonblocking),
  * mca_coll_cloudaware_<name>_init (persistent), mca_coll_cloudaware_<name>_simple (blocking). */

@@ -200,7 +200,7 @@ static void leader_reduce(ca_sched_t *s, const void *sbuf, size_t scount, ca_add
         ca_sched_recv(s, slots[j], count, dtype, j, false);
     }
     ca_sched_round(s);
-    ca_reduce_in_order(s, slots, q, dst, count, dtype, op);
+    ca_sched_reduce_in_order(s, slots, q, dst, count, dtype, op);
     free(slots);
 }
 
@@ -226,7 +226,7 @@ int ca_build_inter_reduce(ca_sched_t *s, const void *sbuf, void *rbuf, int count
         ca_sched_recv(s, slots[j], (size_t) count, dtype, j, false);
     }
     ca_sched_round(s);
-    ca_reduce_in_order(s, slots, q, ca_user(rbuf), (size_t) count, dtype, op);
+    ca_sched_reduce_in_order(s, slots, q, ca_user(rbuf), (size_t) count, dtype, op);
     free(slots);
     return s->error;
 }

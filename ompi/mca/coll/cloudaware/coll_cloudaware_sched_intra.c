@@ -11,18 +11,6 @@
 
 #include "ompi/constants.h"
 
-#define IS_INTER(s) OMPI_COMM_IS_INTER((s)->comm)
-
-void ca_reduce_in_order(ca_sched_t *s, const ca_addr_t *slots, int n, ca_addr_t dst,
-                        size_t count, ompi_datatype_t *dtype, ompi_op_t *op)
-{
-    /* ompi_op_reduce(src, dst) computes dst = src op dst: fold from the highest rank down. */
-    ca_sched_copy(s, slots[n - 1], count, dtype, dst, count, dtype);
-    for (int j = n - 2; j >= 0; j--) {
-        ca_sched_reduce(s, slots[j], dst, count, dtype, op);
-    }
-}
-
 /* Rank-ordered reduction of every rank's `in` into `dst` at root (linear: root receives all).
  * `in` may equal `dst` at the root (MPI_IN_PLACE). Leaves the schedule in the round holding the
  * root's reductions; the caller starts a new round before using dst. */
@@ -55,7 +43,7 @@ static void linear_reduce(ca_sched_t *s, ca_addr_t in, ca_addr_t dst, size_t cou
         }
     }
     ca_sched_round(s);
-    ca_reduce_in_order(s, slots, p, dst, count, dtype, op);
+    ca_sched_reduce_in_order(s, slots, p, dst, count, dtype, op);
     free(slots);
 }
 
@@ -81,13 +69,10 @@ static void binomial_bcast(ca_sched_t *s, ca_addr_t buf, size_t count, ompi_data
     }
 }
 
-int ca_build_barrier(ca_sched_t *s)
+int ca_build_intra_barrier(ca_sched_t *s)
 {
     int p, r;
 
-    if (IS_INTER(s)) {
-        return ca_build_inter_barrier(s);
-    }
     p = ompi_comm_size(s->comm);
     r = ompi_comm_rank(s->comm);
     /* Dissemination: after round k a rank has heard, transitively, from 2^(k+1) ranks. */
@@ -99,153 +84,110 @@ int ca_build_barrier(ca_sched_t *s)
     return s->error;
 }
 
-int ca_build_bcast(ca_sched_t *s, void *buff, int count, struct ompi_datatype_t *datatype,
-                   int root)
+int ca_build_intra_bcast(ca_sched_t *s, void *buff, int count, struct ompi_datatype_t *datatype,
+                         int root)
 {
-    if (IS_INTER(s)) {
-        return ca_build_inter_bcast(s, buff, count, datatype, root);
-    }
     binomial_bcast(s, ca_user(buff), (size_t) count, datatype, root);
     return s->error;
 }
 
-int ca_build_reduce(ca_sched_t *s, const void *sbuf, void *rbuf, int count,
-                    struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root)
+int ca_build_intra_reduce(ca_sched_t *s, const void *sbuf, void *rbuf, int count,
+                          struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root)
 {
     const void *in = (MPI_IN_PLACE == sbuf) ? rbuf : sbuf;
 
-    if (IS_INTER(s)) {
-        return ca_build_inter_reduce(s, sbuf, rbuf, count, dtype, op, root);
-    }
     linear_reduce(s, ca_user(in), ca_user(rbuf), (size_t) count, dtype, op, root);
     return s->error;
 }
 
-int ca_build_allreduce(ca_sched_t *s, const void *sbuf, void *rbuf, int count,
-                       struct ompi_datatype_t *dtype, struct ompi_op_t *op)
+int ca_build_intra_allreduce(ca_sched_t *s, const void *sbuf, void *rbuf, int count,
+                             struct ompi_datatype_t *dtype, struct ompi_op_t *op)
 {
     const void *in = (MPI_IN_PLACE == sbuf) ? rbuf : sbuf;
 
-    if (IS_INTER(s)) {
-        return ca_build_inter_allreduce(s, sbuf, rbuf, count, dtype, op);
-    }
     linear_reduce(s, ca_user(in), ca_user(rbuf), (size_t) count, dtype, op, 0);
     ca_sched_round(s);
     binomial_bcast(s, ca_user(rbuf), (size_t) count, dtype, 0);
     return s->error;
 }
 
-int ca_build_gather(ca_sched_t *s, const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                    void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root)
+/* gather(v), linear: the root receives every block at once. counts == NULL: every block has
+ * rcount elements at j * rcount (gather), else counts[j] at disps[j] (gatherv). */
+static int linear_gather(ca_sched_t *s, const void *sbuf, int scount, ompi_datatype_t *sdtype,
+                         void *rbuf, const int *counts, const int *disps, int rcount,
+                         ompi_datatype_t *rdtype, int root)
 {
-    int p, r;
-    ptrdiff_t rext;
+    int p = ompi_comm_size(s->comm), r = ompi_comm_rank(s->comm);
+    ptrdiff_t rext = ca_extent(rdtype);
 
-    if (IS_INTER(s)) {
-        return ca_build_inter_gather(s, sbuf, scount, sdtype, rbuf, rcount, rdtype, root);
-    }
-    p = ompi_comm_size(s->comm);
-    r = ompi_comm_rank(s->comm);
     if (r != root) {
         ca_sched_send(s, ca_user(sbuf), (size_t) scount, sdtype, root, false);
         return s->error;
     }
-    rext = ca_extent(rdtype);
     for (int j = 0; j < p; j++) {
-        ca_addr_t slot = ca_user((char *) rbuf + (ptrdiff_t) j * rcount * rext);
+        size_t n = (size_t) (counts ? counts[j] : rcount);
+        ca_addr_t slot = ca_user((char *) rbuf
+                                 + (ptrdiff_t) (disps ? disps[j] : j * rcount) * rext);
         if (j != r) {
-            ca_sched_recv(s, slot, (size_t) rcount, rdtype, j, false);
+            ca_sched_recv(s, slot, n, rdtype, j, false);
         } else if (MPI_IN_PLACE != sbuf) {
-            ca_sched_copy(s, ca_user(sbuf), (size_t) scount, sdtype, slot, (size_t) rcount, rdtype);
+            ca_sched_copy(s, ca_user(sbuf), (size_t) scount, sdtype, slot, n, rdtype);
         }
     }
     return s->error;
 }
 
-int ca_build_gatherv(ca_sched_t *s, const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                     void *rbuf, const int *rcounts, const int *disps,
-                     struct ompi_datatype_t *rdtype, int root)
+/* scatter(v), linear: the root sends every block at once (counts as in linear_gather). */
+static int linear_scatter(ca_sched_t *s, const void *sbuf, const int *counts, const int *disps,
+                          int scount, ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                          ompi_datatype_t *rdtype, int root)
 {
-    int p, r;
-    ptrdiff_t rext;
+    int p = ompi_comm_size(s->comm), r = ompi_comm_rank(s->comm);
+    ptrdiff_t sext = ca_extent(sdtype);
 
-    if (IS_INTER(s)) {
-        return ca_build_inter_gatherv(s, sbuf, scount, sdtype, rbuf, rcounts, disps, rdtype, root);
-    }
-    p = ompi_comm_size(s->comm);
-    r = ompi_comm_rank(s->comm);
-    if (r != root) {
-        ca_sched_send(s, ca_user(sbuf), (size_t) scount, sdtype, root, false);
-        return s->error;
-    }
-    rext = ca_extent(rdtype);
-    for (int j = 0; j < p; j++) {
-        ca_addr_t slot = ca_user((char *) rbuf + (ptrdiff_t) disps[j] * rext);
-        if (j != r) {
-            ca_sched_recv(s, slot, (size_t) rcounts[j], rdtype, j, false);
-        } else if (MPI_IN_PLACE != sbuf) {
-            ca_sched_copy(s, ca_user(sbuf), (size_t) scount, sdtype, slot, (size_t) rcounts[j],
-                          rdtype);
-        }
-    }
-    return s->error;
-}
-
-int ca_build_scatter(ca_sched_t *s, const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                     void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root)
-{
-    int p, r;
-    ptrdiff_t sext;
-
-    if (IS_INTER(s)) {
-        return ca_build_inter_scatter(s, sbuf, scount, sdtype, rbuf, rcount, rdtype, root);
-    }
-    p = ompi_comm_size(s->comm);
-    r = ompi_comm_rank(s->comm);
     if (r != root) {
         ca_sched_recv(s, ca_user(rbuf), (size_t) rcount, rdtype, root, false);
         return s->error;
     }
-    sext = ca_extent(sdtype);
     for (int j = 0; j < p; j++) {
-        ca_addr_t slot = ca_user((const char *) sbuf + (ptrdiff_t) j * scount * sext);
+        size_t n = (size_t) (counts ? counts[j] : scount);
+        ca_addr_t slot = ca_user((const char *) sbuf
+                                 + (ptrdiff_t) (disps ? disps[j] : j * scount) * sext);
         if (j != r) {
-            ca_sched_send(s, slot, (size_t) scount, sdtype, j, false);
+            ca_sched_send(s, slot, n, sdtype, j, false);
         } else if (MPI_IN_PLACE != rbuf) {
-            ca_sched_copy(s, slot, (size_t) scount, sdtype, ca_user(rbuf), (size_t) rcount, rdtype);
+            ca_sched_copy(s, slot, n, sdtype, ca_user(rbuf), (size_t) rcount, rdtype);
         }
     }
     return s->error;
 }
 
-int ca_build_scatterv(ca_sched_t *s, const void *sbuf, const int *scounts, const int *disps,
-                      struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
-                      struct ompi_datatype_t *rdtype, int root)
+int ca_build_intra_gather(ca_sched_t *s, const void *sbuf, int scount,
+                                struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                                struct ompi_datatype_t *rdtype, int root)
 {
-    int p, r;
-    ptrdiff_t sext;
+    return linear_gather(s, sbuf, scount, sdtype, rbuf, NULL, NULL, rcount, rdtype, root);
+}
 
-    if (IS_INTER(s)) {
-        return ca_build_inter_scatterv(s, sbuf, scounts, disps, sdtype, rbuf, rcount, rdtype,
-                                       root);
-    }
-    p = ompi_comm_size(s->comm);
-    r = ompi_comm_rank(s->comm);
-    if (r != root) {
-        ca_sched_recv(s, ca_user(rbuf), (size_t) rcount, rdtype, root, false);
-        return s->error;
-    }
-    sext = ca_extent(sdtype);
-    for (int j = 0; j < p; j++) {
-        ca_addr_t slot = ca_user((const char *) sbuf + (ptrdiff_t) disps[j] * sext);
-        if (j != r) {
-            ca_sched_send(s, slot, (size_t) scounts[j], sdtype, j, false);
-        } else if (MPI_IN_PLACE != rbuf) {
-            ca_sched_copy(s, slot, (size_t) scounts[j], sdtype, ca_user(rbuf), (size_t) rcount,
-                          rdtype);
-        }
-    }
-    return s->error;
+int ca_build_intra_gatherv(ca_sched_t *s, const void *sbuf, int scount,
+                                 struct ompi_datatype_t *sdtype, void *rbuf, const int *rcounts,
+                                 const int *disps, struct ompi_datatype_t *rdtype, int root)
+{
+    return linear_gather(s, sbuf, scount, sdtype, rbuf, rcounts, disps, 0, rdtype, root);
+}
+
+int ca_build_intra_scatter(ca_sched_t *s, const void *sbuf, int scount,
+                                 struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                                 struct ompi_datatype_t *rdtype, int root)
+{
+    return linear_scatter(s, sbuf, NULL, NULL, scount, sdtype, rbuf, rcount, rdtype, root);
+}
+
+int ca_build_intra_scatterv(ca_sched_t *s, const void *sbuf, const int *scounts,
+                                  const int *disps, struct ompi_datatype_t *sdtype, void *rbuf,
+                                  int rcount, struct ompi_datatype_t *rdtype, int root)
+{
+    return linear_scatter(s, sbuf, scounts, disps, 0, sdtype, rbuf, rcount, rdtype, root);
 }
 
 /* allgather(v): every rank sends its block to every other rank, in one round. */
@@ -277,23 +219,18 @@ static void allgather_common(ca_sched_t *s, const void *sbuf, int scount, ompi_d
 #undef RCOUNT
 }
 
-int ca_build_allgather(ca_sched_t *s, const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                       void *rbuf, int rcount, struct ompi_datatype_t *rdtype)
+int ca_build_intra_allgather(ca_sched_t *s, const void *sbuf, int scount,
+                             struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                             struct ompi_datatype_t *rdtype)
 {
-    if (IS_INTER(s)) {
-        return ca_build_inter_allgather(s, sbuf, scount, sdtype, rbuf, rcount, rdtype);
-    }
     allgather_common(s, sbuf, scount, sdtype, rbuf, NULL, NULL, rcount, rdtype);
     return s->error;
 }
 
-int ca_build_allgatherv(ca_sched_t *s, const void *sbuf, int scount,
-                        struct ompi_datatype_t *sdtype, void *rbuf, const int *rcounts,
-                        const int *disps, struct ompi_datatype_t *rdtype)
+int ca_build_intra_allgatherv(ca_sched_t *s, const void *sbuf, int scount,
+                              struct ompi_datatype_t *sdtype, void *rbuf, const int *rcounts,
+                              const int *disps, struct ompi_datatype_t *rdtype)
 {
-    if (IS_INTER(s)) {
-        return ca_build_inter_allgatherv(s, sbuf, scount, sdtype, rbuf, rcounts, disps, rdtype);
-    }
     allgather_common(s, sbuf, scount, sdtype, rbuf, rcounts, disps, 0, rdtype);
     return s->error;
 }
@@ -358,37 +295,27 @@ static int alltoall_expand(ca_sched_t *s, const void *sbuf, const int *scounts, 
     return s->error;
 }
 
-int ca_build_alltoall(ca_sched_t *s, const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                      void *rbuf, int rcount, struct ompi_datatype_t *rdtype)
+int ca_build_intra_alltoall(ca_sched_t *s, const void *sbuf, int scount,
+                            struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                            struct ompi_datatype_t *rdtype)
 {
-    if (IS_INTER(s)) {
-        return ca_build_inter_alltoall(s, sbuf, scount, sdtype, rbuf, rcount, rdtype);
-    }
     return alltoall_expand(s, sbuf, NULL, NULL, scount, sdtype, rbuf, NULL, NULL, rcount, rdtype);
 }
 
-int ca_build_alltoallv(ca_sched_t *s, const void *sbuf, const int *scounts, const int *sdisps,
-                       struct ompi_datatype_t *sdtype, void *rbuf, const int *rcounts,
-                       const int *rdisps, struct ompi_datatype_t *rdtype)
+int ca_build_intra_alltoallv(ca_sched_t *s, const void *sbuf, const int *scounts, const int *sdisps,
+                             struct ompi_datatype_t *sdtype, void *rbuf, const int *rcounts,
+                             const int *rdisps, struct ompi_datatype_t *rdtype)
 {
-    if (IS_INTER(s)) {
-        return ca_build_inter_alltoallv(s, sbuf, scounts, sdisps, sdtype, rbuf, rcounts, rdisps,
-                                        rdtype);
-    }
     return alltoall_expand(s, sbuf, scounts, sdisps, 0, sdtype, rbuf, rcounts, rdisps, 0, rdtype);
 }
 
-int ca_build_alltoallw(ca_sched_t *s, const void *sbuf, const int *scounts, const int *sdisps,
-                       struct ompi_datatype_t *const *sdtypes, void *rbuf, const int *rcounts,
-                       const int *rdisps, struct ompi_datatype_t *const *rdtypes)
+int ca_build_intra_alltoallw(ca_sched_t *s, const void *sbuf, const int *scounts, const int *sdisps,
+                             struct ompi_datatype_t *const *sdtypes, void *rbuf, const int *rcounts,
+                             const int *rdisps, struct ompi_datatype_t *const *rdtypes)
 {
     int p;
     ptrdiff_t *off;
 
-    if (IS_INTER(s)) {
-        return ca_build_inter_alltoallw(s, sbuf, scounts, sdisps, sdtypes, rbuf, rcounts, rdisps,
-                                        rdtypes);
-    }
     p = ompi_comm_size(s->comm);
     off = malloc(sizeof(ptrdiff_t) * 2 * (size_t) p);
     if (NULL == off) {
@@ -434,36 +361,27 @@ static void reduce_scatter_common(ca_sched_t *s, const void *sbuf, void *rbuf, c
     }
 }
 
-int ca_build_reduce_scatter(ca_sched_t *s, const void *sbuf, void *rbuf, const int *rcounts,
-                            struct ompi_datatype_t *dtype, struct ompi_op_t *op)
+int ca_build_intra_reduce_scatter(ca_sched_t *s, const void *sbuf, void *rbuf, const int *rcounts,
+                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op)
 {
-    if (IS_INTER(s)) {
-        return ca_build_inter_reduce_scatter(s, sbuf, rbuf, rcounts, dtype, op);
-    }
     reduce_scatter_common(s, sbuf, rbuf, rcounts, 0, dtype, op);
     return s->error;
 }
 
-int ca_build_reduce_scatter_block(ca_sched_t *s, const void *sbuf, void *rbuf, int rcount,
-                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op)
+int ca_build_intra_reduce_scatter_block(ca_sched_t *s, const void *sbuf, void *rbuf, int rcount,
+                                        struct ompi_datatype_t *dtype, struct ompi_op_t *op)
 {
-    if (IS_INTER(s)) {
-        return ca_build_inter_reduce_scatter_block(s, sbuf, rbuf, rcount, dtype, op);
-    }
     reduce_scatter_common(s, sbuf, rbuf, NULL, rcount, dtype, op);
     return s->error;
 }
 
 /* scan: a chain. Rank r receives x_0 op ... op x_{r-1}, computes rbuf = that op x_r, forwards. */
-int ca_build_scan(ca_sched_t *s, const void *sbuf, void *rbuf, int count,
-                  struct ompi_datatype_t *dtype, struct ompi_op_t *op)
+int ca_build_intra_scan(ca_sched_t *s, const void *sbuf, void *rbuf, int count,
+                        struct ompi_datatype_t *dtype, struct ompi_op_t *op)
 {
     int p, r;
     ca_addr_t partial;
 
-    if (IS_INTER(s)) {
-        return OMPI_ERR_NOT_SUPPORTED;
-    }
     p = ompi_comm_size(s->comm);
     r = ompi_comm_rank(s->comm);
     if (MPI_IN_PLACE != sbuf) {
@@ -483,16 +401,13 @@ int ca_build_scan(ca_sched_t *s, const void *sbuf, void *rbuf, int count,
 }
 
 /* exscan: rank r > 0 receives x_0 op ... op x_{r-1} into rbuf and forwards that op x_r. */
-int ca_build_exscan(ca_sched_t *s, const void *sbuf, void *rbuf, int count,
-                    struct ompi_datatype_t *dtype, struct ompi_op_t *op)
+int ca_build_intra_exscan(ca_sched_t *s, const void *sbuf, void *rbuf, int count,
+                          struct ompi_datatype_t *dtype, struct ompi_op_t *op)
 {
     int p, r;
     const void *in = (MPI_IN_PLACE == sbuf) ? rbuf : sbuf;
     ca_addr_t mine;
 
-    if (IS_INTER(s)) {
-        return OMPI_ERR_NOT_SUPPORTED;
-    }
     p = ompi_comm_size(s->comm);
     r = ompi_comm_rank(s->comm);
     if (0 == r) {
