@@ -1,24 +1,31 @@
 /*
  * Cache files: measured matrices kept on disk, keyed by node set, so the next job on the same
- * hosts does not measure (docs/calibration.md).
+ * hosts does not measure (docs/calibration.md, "Cache").
  *
  *   coll_cloudaware_cache_dir/cloudaware-<16 hex digits>.matrix
  *
- * The hex digits are the FNV-1a 64 hash of the sorted host names; the file is an ordinary
- * matrix file (docs/matrix-format.md, so cloudaware-plan reads it) whose host list must be
- * exactly the node set: a hash collision or a hand-edited file is detected, not trusted.
- * Age is the file's modification time (coll_cloudaware_cache_max_age).
- *
- * Safety: the directory is created 0700 and must be a real directory (not a symlink), owned by
- * us and not group/world writable; files are opened with O_NOFOLLOW, must be regular, ours, not
- * group/world writable; writes are atomic (temp file + rename, mode 0600, by the core).
+ * Names, the age rule and the node-set check are the core's (cacore_cache_*); this file does the
+ * file system, so that no name is ever looked up twice:
+ *   - the directory is opened once per load or store by walking its path one component at a
+ *     time (openat with O_DIRECTORY|O_NOFOLLOW from "/" or from the working directory; a store
+ *     creates missing components 0700), so a symbolic link anywhere in the path is refused; the
+ *     directory reached must be ours and not group/world writable. Everything after that is
+ *     relative to that descriptor.
+ *   - an entry is opened with O_NOFOLLOW|O_NONBLOCK (a FIFO cannot block), checked through the
+ *     descriptor (regular, ours, not writable by others, not stale, not from the future) and
+ *     parsed through that same descriptor (/proc/self/fd/N).
+ *   - a write goes to a fresh temporary file (O_CREAT|O_EXCL|O_NOFOLLOW, 0600), is fsync'ed,
+ *     renamed over the entry (replacing whatever unusable file held the name: a planted symbolic
+ *     link or FIFO, a foreign or corrupt entry) and the directory is fsync'ed. Temporary files
+ *     older than CACORE_CACHE_TEMP_MAX_AGE_S (crashed writers) are removed first.
  * Any problem means "no usable entry": the caller measures and warns once.
  */
 #include "ompi_config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,192 +34,309 @@
 #include <unistd.h>
 
 #include "coll_cloudaware.h"
-#include "coll_cloudaware_calibrate.h"
+#include "coll_cloudaware_cache.h"
 
-static void entry_path(char *buf, size_t len, uint64_t key)
-{
-    snprintf(buf, len, "%s/cloudaware-%016" PRIx64 ".matrix",
-             mca_coll_cloudaware_component.cache_dir, key);
-}
-
-/* The directory is usable: exists (create=true: created 0700 with missing parents), a real
- * directory, ours, not writable by group or others. */
-static bool dir_ok(const char *dir, bool create, char *why, size_t whylen)
+/* The directory fd, or -1 with why set: "" when it does not exist and create is false (simply
+ * no entry), otherwise a message starting with "cache directory" (the caller warns once). */
+static int dir_open(const char *dir, bool create, char *why, size_t whylen)
 {
     struct stat st;
+    char *copy = strdup(dir), *save = NULL, *comp;
+    int fd;
 
-    if (0 != lstat(dir, &st)) {
-        if (ENOENT == errno && create) {
-            char *tmp = strdup(dir);
-            if (NULL == tmp) {
-                snprintf(why, whylen, "out of memory");
-                return false;
-            }
-            for (char *p = tmp + 1; *p; p++) {
-                if ('/' == *p) {
-                    *p = '\0';
-                    (void) mkdir(tmp, 0700);
-                    *p = '/';
-                }
-            }
-            if (0 != mkdir(tmp, 0700) && EEXIST != errno) {
-                snprintf(why, whylen, "cannot create cache directory %s: %s", dir,
-                         strerror(errno));
-                free(tmp);
-                return false;
-            }
-            free(tmp);
-            if (0 != lstat(dir, &st)) {
-                snprintf(why, whylen, "cache directory %s: %s", dir, strerror(errno));
-                return false;
-            }
-        } else {
-            snprintf(why, whylen, "cache directory %s: %s", dir, strerror(errno));
-            return false;
+    if (NULL == copy) {
+        snprintf(why, whylen, "cache directory %s: out of memory", dir);
+        return -1;
+    }
+    fd = open('/' == dir[0] ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, whylen, "cache directory %s: cannot open %s: %s", dir,
+                 '/' == dir[0] ? "/" : "the working directory", strerror(errno));
+    }
+    for (comp = strtok_r(copy, "/", &save); fd >= 0 && NULL != comp;
+         comp = strtok_r(NULL, "/", &save)) {
+        /* dir up to and including this component, for messages */
+        int upto = (int) (comp - copy + strlen(comp));
+        int next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+        if (next < 0 && ENOENT == errno && create
+            && (0 == mkdirat(fd, comp, 0700) || EEXIST == errno)) {
+            next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         }
+        if (next < 0) {
+            int err = errno;
+
+            /* O_DIRECTORY reports a symbolic link as ENOTDIR: ask what it is. */
+            if (0 == fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode)) {
+                snprintf(why, whylen, "cache directory %s: %.*s is a symbolic link (refused)",
+                         dir, upto, dir);
+            } else if (ENOTDIR == err) {
+                snprintf(why, whylen, "cache directory %s: %.*s is not a directory", dir, upto,
+                         dir);
+            } else if (ENOENT == err && !create) {
+                why[0] = '\0';
+            } else {
+                snprintf(why, whylen, "cache directory %s: %.*s: %s", dir, upto, dir,
+                         strerror(err));
+            }
+            close(fd);
+            fd = -1;
+            break;
+        }
+        close(fd);
+        fd = next;
     }
-    if (S_ISLNK(st.st_mode)) {
-        snprintf(why, whylen, "cache directory %s is a symbolic link (refused)", dir);
-        return false;
+    free(copy);
+    if (fd < 0) {
+        return -1;
     }
-    if (!S_ISDIR(st.st_mode)) {
-        snprintf(why, whylen, "cache directory %s is not a directory", dir);
-        return false;
-    }
-    if (st.st_uid != geteuid()) {
+    if (0 != fstat(fd, &st)) {
+        snprintf(why, whylen, "cache directory %s: %s", dir, strerror(errno));
+    } else if (st.st_uid != geteuid()) {
         snprintf(why, whylen, "cache directory %s is not owned by this user (refused)", dir);
-        return false;
-    }
-    if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+    } else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
         snprintf(why, whylen, "cache directory %s is group or world writable (refused)", dir);
-        return false;
+    } else {
+        return fd;
     }
-    return true;
+    close(fd);
+    return -1;
 }
 
-int mca_coll_cloudaware_safe_open(const char *path, bool check_owner, char *why, size_t whylen)
+/* The entry opened for reading and checked through its descriptor, or -1 with why set ("" when
+ * there is no entry). */
+static int entry_open(int dirfd, const char *name, char *why, size_t whylen)
 {
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    const char *dir = c->cache_dir;
     struct stat st;
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    time_t now;
+    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
     if (fd < 0) {
-        snprintf(why, whylen, "%s: %s", path,
-                 ELOOP == errno ? "is a symbolic link (refused)" : strerror(errno));
+        if (ENOENT == errno) {
+            why[0] = '\0';
+        } else if (ELOOP == errno) {
+            snprintf(why, whylen, "cache entry %s/%s is a symbolic link (refused)", dir, name);
+        } else {
+            snprintf(why, whylen, "cache entry %s/%s: %s", dir, name, strerror(errno));
+        }
         return -1;
     }
-    if (0 != fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-        snprintf(why, whylen, "%s: not a regular file", path);
-        close(fd);
-        return -1;
+    now = time(NULL);
+    if (0 != fstat(fd, &st)) {
+        snprintf(why, whylen, "cache entry %s/%s: %s", dir, name, strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        snprintf(why, whylen, "cache entry %s/%s is not a regular file (refused)", dir, name);
+    } else if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+        snprintf(why, whylen, "cache entry %s/%s is not owned by this user or is writable by "
+                 "others (refused)", dir, name);
+    } else {
+        switch (cacore_cache_age((int64_t) st.st_mtime, (int64_t) now, c->cache_max_age)) {
+        case CACORE_CACHE_OLD:
+            snprintf(why, whylen, "cache entry %s/%s is stale (%.0f s old, "
+                     "coll_cloudaware_cache_max_age %d s)", dir, name,
+                     difftime(now, st.st_mtime), c->cache_max_age);
+            break;
+        case CACORE_CACHE_FUTURE:
+            snprintf(why, whylen, "cache entry %s/%s is stale (modified %.0f s in the future)",
+                     dir, name, difftime(st.st_mtime, now));
+            break;
+        default:
+            return fd;
+        }
     }
-    if (check_owner && (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
-        snprintf(why, whylen, "%s: not owned by this user or writable by others (refused)", path);
-        close(fd);
-        return -1;
-    }
-    return fd;
+    close(fd);
+    return -1;
 }
 
 bool mca_coll_cloudaware_cache_load(int n, char *const *hosts, uint64_t key, double *L, double *B,
                                     unsigned char *known, char *why, size_t whylen)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    char path[4096], fdpath[64], err[512];
-    struct stat st;
+    char name[CACORE_CACHE_NAME_MAX], fdpath[64], err[512];
     cacore_matrix_t *mx = NULL;
-    int fd, *idx = NULL;
-    bool ok = false;
+    cacore_status_t st;
+    int dirfd, fd;
 
     why[0] = '\0';
     if (NULL == c->cache_dir || '\0' == c->cache_dir[0]) {
         return false;
     }
-    if (!dir_ok(c->cache_dir, false, why, whylen)) {
-        if (0 == strncmp(why, "cache directory", 15) && NULL != strstr(why, "No such file")) {
-            why[0] = '\0';   /* no directory yet: simply no entry */
-        }
+    dirfd = dir_open(c->cache_dir, false, why, whylen);
+    if (dirfd < 0) {
         return false;
     }
-    entry_path(path, sizeof(path), key);
-    fd = mca_coll_cloudaware_safe_open(path, true, why, whylen);
+    cacore_cache_entry_name(key, name);
+    fd = entry_open(dirfd, name, why, whylen);
+    close(dirfd);
     if (fd < 0) {
-        if (NULL != strstr(why, "No such file")) {
-            why[0] = '\0';
-        }
-        return false;
-    }
-    if (0 == fstat(fd, &st) && c->cache_max_age > 0
-        && difftime(time(NULL), st.st_mtime) > (double) c->cache_max_age) {
-        snprintf(why, whylen, "cache entry %s is stale (%.0f s old, coll_cloudaware_cache_max_age"
-                 " %d s)", path, difftime(time(NULL), st.st_mtime), c->cache_max_age);
-        close(fd);
         return false;
     }
     /* Read through the descriptor we checked, never through the name again. */
     snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
-    if (CACORE_OK != cacore_matrix_read_file(fdpath, &mx, err, sizeof(err))) {
-        const char *detail = strncmp(err, fdpath, strlen(fdpath)) ? err : err + strlen(fdpath);
-        snprintf(why, whylen, "cache entry is corrupt (%s%s)", detail == err ? "" : path,
-                 detail);
-        close(fd);
+    st = cacore_matrix_read_file(fdpath, &mx, err, sizeof(err));
+    close(fd);
+    if (CACORE_OK != st) {
+        size_t plen = strlen(fdpath);
+        bool named = 0 == strncmp(err, fdpath, plen);
+
+        snprintf(why, whylen, "cache entry is corrupt (%s%s%s%s)", named ? c->cache_dir : "",
+                 named ? "/" : "", named ? name : "", named ? err + plen : err);
         return false;
     }
-    close(fd);
-    if (cacore_matrix_nodes(mx) != n) {
-        snprintf(why, whylen, "cache entry %s is for %d hosts, not these %d", path,
-                 cacore_matrix_nodes(mx), n);
-        goto out;
-    }
-    idx = malloc(sizeof(int) * (size_t) n);
-    if (NULL == idx) {
-        goto out;
-    }
-    for (int i = 0; i < n; i++) {
-        idx[i] = cacore_matrix_find_host(mx, hosts[i]);
-        if (idx[i] < 0) {
-            snprintf(why, whylen, "cache entry %s does not list host %s (a matrix of other hosts)",
-                     path, hosts[i]);
-            goto out;
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        for (int j = 0; j < n; j++) {
-            L[i * n + j] = (i == j) ? 0.0 : cacore_matrix_latency(mx, idx[i], idx[j]);
-            B[i * n + j] = (i == j) ? 0.0 : cacore_matrix_bandwidth(mx, idx[i], idx[j]);
-            known[i * n + j] = (i != j);
-        }
-    }
-    ok = true;
-out:
-    free(idx);
+    st = cacore_cache_entry_values(mx, n, (const char *const *) hosts, L, B, known, err,
+                                   sizeof(err));
     cacore_matrix_free(mx);
-    return ok;
+    if (CACORE_OK != st) {
+        snprintf(why, whylen, "cache entry %s/%s %s", c->cache_dir, name, err);
+        return false;
+    }
+    return true;
+}
+
+/* Removes the temporary files of writers that died before renaming them. */
+static void remove_leftovers(int dirfd)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), removed = 0;
+    time_t now = time(NULL);
+    struct dirent *e;
+    struct stat st;
+    DIR *d;
+
+    if (fd < 0) {
+        return;
+    }
+    d = fdopendir(fd);
+    if (NULL == d) {
+        close(fd);
+        return;
+    }
+    while (NULL != (e = readdir(d))) {
+        if (cacore_cache_is_temp_name(e->d_name)
+            && 0 == fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) && !S_ISDIR(st.st_mode)
+            && CACORE_CACHE_FRESH != cacore_cache_age((int64_t) st.st_mtime, (int64_t) now,
+                                                      CACORE_CACHE_TEMP_MAX_AGE_S)
+            && 0 == unlinkat(dirfd, e->d_name, 0)) {
+            removed++;
+        }
+    }
+    closedir(d);
+    if (removed > 0) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                            "coll:cloudaware: cache: removed %d leftover temporary file(s) from "
+                            "%s", removed, c->cache_dir);
+    }
+}
+
+static bool write_all(int fd, const char *p, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+
+        if (w < 0 && EINTR == errno) {
+            continue;
+        }
+        if (w <= 0) {
+            return false;
+        }
+        p += w;
+        len -= (size_t) w;
+    }
+    return true;
+}
+
+/* A temporary file of our own in the directory: created here, never an existing name. */
+static int temp_create(int dirfd, uint64_t key, char *tmp)
+{
+    static uint64_t counter = 0;
+    struct timespec ts;
+    int fd = -1;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    for (int attempt = 0; attempt < 16 && fd < 0; attempt++) {
+        uint64_t nonce = ((uint64_t) getpid() << 32) ^ (uint64_t) ts.tv_nsec
+                         ^ ((uint64_t) ts.tv_sec << 20) ^ ++counter;
+
+        cacore_cache_temp_name(key, nonce, tmp);
+        fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0 && EEXIST != errno) {
+            break;
+        }
+    }
+    return fd;
+}
+
+static bool entry_write(int dirfd, const cacore_matrix_t *m, uint64_t key, char *why,
+                        size_t whylen)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    char name[CACORE_CACHE_NAME_MAX], tmp[CACORE_CACHE_NAME_MAX], err[512];
+    char *text = NULL;
+    size_t len = 0;
+    bool ok;
+    int fd, saved;
+
+    cacore_cache_entry_name(key, name);
+    if (CACORE_OK != cacore_cache_entry_format(m, key, &text, &len, err, sizeof(err))) {
+        snprintf(why, whylen, "cannot write cache entry %s/%s: %s", c->cache_dir, name, err);
+        return false;
+    }
+    fd = temp_create(dirfd, key, tmp);
+    if (fd < 0) {
+        snprintf(why, whylen, "cannot write cache entry %s/%s: cannot create a temporary file: "
+                 "%s", c->cache_dir, name, strerror(errno));
+        free(text);
+        return false;
+    }
+    /* 0600 whatever the umask; then the content, on disk before the name points to it. */
+    ok = 0 == fchmod(fd, 0600) && write_all(fd, text, len) && 0 == fsync(fd);
+    saved = errno;
+    free(text);
+    if (0 != close(fd) && ok) {
+        ok = false;
+        saved = errno;
+    }
+    /* rename replaces a symbolic link, FIFO or foreign file of that name, never follows it. */
+    if (ok && 0 != renameat(dirfd, tmp, dirfd, name)) {
+        ok = false;
+        saved = errno;
+    }
+    if (!ok) {
+        (void) unlinkat(dirfd, tmp, 0);
+        snprintf(why, whylen, "cannot write cache entry %s/%s: %s", c->cache_dir, name,
+                 strerror(saved));
+        return false;
+    }
+    /* The rename itself durable: the directory's own data. */
+    if (0 != fsync(dirfd)) {
+        snprintf(why, whylen, "cache entry %s/%s written, but syncing the directory failed: %s",
+                 c->cache_dir, name, strerror(errno));
+        return false;
+    }
+    opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                        "coll:cloudaware: cache: wrote %s/%s", c->cache_dir, name);
+    return true;
 }
 
 bool mca_coll_cloudaware_cache_store(const cacore_matrix_t *m, uint64_t key, char *why,
                                      size_t whylen)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    char path[4096], err[512];
-    struct stat st;
+    bool ok;
+    int dirfd;
 
     why[0] = '\0';
     if (NULL == c->cache_dir || '\0' == c->cache_dir[0]) {
         return true;
     }
-    if (!dir_ok(c->cache_dir, true, why, whylen)) {
+    dirfd = dir_open(c->cache_dir, true, why, whylen);
+    if (dirfd < 0) {
         return false;
     }
-    entry_path(path, sizeof(path), key);
-    /* rename() replaces a symlink rather than following it, but refuse one anyway: someone
-     * is playing games in our directory. */
-    if (0 == lstat(path, &st) && !S_ISREG(st.st_mode)) {
-        snprintf(why, whylen, "%s exists and is not a regular file (refused)", path);
-        return false;
-    }
-    if (CACORE_OK != cacore_matrix_write_file(m, path, err, sizeof(err))) {
-        snprintf(why, whylen, "cannot write cache entry: %s", err);
-        return false;
-    }
-    return true;
+    remove_leftovers(dirfd);
+    ok = entry_write(dirfd, m, key, why, whylen);
+    close(dirfd);
+    return ok;
 }

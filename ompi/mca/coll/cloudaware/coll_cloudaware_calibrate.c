@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "coll_cloudaware.h"
+#include "coll_cloudaware_cache.h"
 #include "coll_cloudaware_calibrate.h"
 
 mca_coll_cloudaware_calib_stats_t mca_coll_cloudaware_calib_stats;

@@ -91,18 +91,6 @@ int mca_coll_cloudaware_network_merge(int n, char *const *hosts, const double *L
  * Returns true when a usable file was loaded. */
 bool mca_coll_cloudaware_network_load_file(void);
 
-/* ---- coll_cloudaware_cache.c ---- */
-/* Loads the cache entry of the node set (hosts sorted) into L/B/known. Returns true on a usable
- * entry; otherwise false, with *why set (NULL when there simply is no entry). */
-bool mca_coll_cloudaware_cache_load(int n, char *const *hosts, uint64_t key, double *L, double *B,
-                                    unsigned char *known, char *why, size_t whylen);
-/* Writes the entry atomically (0600, directory 0700). false + why on failure. */
-bool mca_coll_cloudaware_cache_store(const cacore_matrix_t *m, uint64_t key, char *why,
-                                     size_t whylen);
-/* Safe open of a file we read: no symlink, regular, owned by us, not group/world writable.
- * Returns an fd or -1 with why set. */
-int mca_coll_cloudaware_safe_open(const char *path, bool check_owner, char *why, size_t whylen);
-
 /* ---- coll_cloudaware_pmix.c: the exchange ---- */
 /* Collective over comm: contributors[0..ncontrib) (identical on every rank) each provide a blob;
  * every rank receives all of them, in that order (out[i], outlen[i]: malloc'd, caller frees).

@@ -1,6 +1,7 @@
 // c_api.cpp - the C API of cloudaware_core.h: handles wrap value types, exceptions become statuses.
 #include "cloudaware_core.h"
 
+#include "cache_entry.hpp"
 #include "error.hpp"
 #include "hierarchy.hpp"
 #include "matrix.hpp"
@@ -11,6 +12,7 @@
 #include "simulate.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
@@ -402,5 +404,82 @@ int cacore_rules_lookup(const cacore_rules_t *r, cacore_coll_t coll, int nodes, 
 }
 
 void cacore_rules_free(cacore_rules_t *r) { delete r; }
+
+void cacore_cache_entry_name(uint64_t key, char name[CACORE_CACHE_NAME_MAX])
+{
+    std::snprintf(name, CACORE_CACHE_NAME_MAX, "%s", cacore::cache_entry_name(key).c_str());
+}
+
+void cacore_cache_temp_name(uint64_t key, uint64_t nonce, char name[CACORE_CACHE_NAME_MAX])
+{
+    std::snprintf(name, CACORE_CACHE_NAME_MAX, "%s", cacore::cache_temp_name(key, nonce).c_str());
+}
+
+int cacore_cache_is_temp_name(const char *name)
+{
+    return name != nullptr && cacore::is_cache_temp_name(name) ? 1 : 0;
+}
+
+cacore_cache_age_t cacore_cache_age(int64_t mtime_s, int64_t now_s, int64_t max_age_s)
+{
+    static_assert(CACORE_CACHE_CLOCK_SLACK_S == cacore::kCacheClockSlack, "one slack");
+    switch (cacore::cache_age(mtime_s, now_s, max_age_s)) {
+    case cacore::CacheAge::Old:
+        return CACORE_CACHE_OLD;
+    case cacore::CacheAge::Future:
+        return CACORE_CACHE_FUTURE;
+    default:
+        return CACORE_CACHE_FRESH;
+    }
+}
+
+cacore_status_t cacore_cache_entry_values(const cacore_matrix_t *entry, int n,
+                                          const char *const *hosts, double *L, double *B,
+                                          unsigned char *known, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (entry == nullptr || hosts == nullptr || L == nullptr || B == nullptr ||
+            known == nullptr || n < 1) {
+            cacore::fail_arg("cacore_cache_entry_values: NULL argument or empty node set");
+        }
+        std::vector<std::string> names;
+        names.reserve(static_cast<size_t>(n));
+        for (int i = 0; i < n; ++i) {
+            if (hosts[i] == nullptr) {
+                cacore::fail_arg("cacore_cache_entry_values: NULL host name");
+            }
+            names.emplace_back(hosts[i]);
+        }
+        const std::vector<int> idx = cacore::cache_entry_match(entry->m, names);
+        const size_t un = static_cast<size_t>(n);
+        for (size_t i = 0; i < un; ++i) {
+            for (size_t j = 0; j < un; ++j) {
+                const bool off = i != j;
+                L[i * un + j] = off ? entry->m.latency(idx[i], idx[j]) : 0.0;
+                B[i * un + j] = off ? entry->m.bandwidth(idx[i], idx[j]) : 0.0;
+                known[i * un + j] = off ? 1 : 0;
+            }
+        }
+    });
+}
+
+cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key, char **text,
+                                          size_t *len, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (m == nullptr || text == nullptr || len == nullptr) {
+            cacore::fail_arg("cacore_cache_entry_format: NULL argument");
+        }
+        *text = nullptr;
+        const std::string s = cacore::format_cache_entry(m->m, key);
+        char *buf = static_cast<char *>(std::malloc(s.size() + 1));
+        if (buf == nullptr) {
+            throw std::bad_alloc();
+        }
+        std::memcpy(buf, s.c_str(), s.size() + 1);
+        *text = buf;
+        *len = s.size();
+    });
+}
 
 }  // extern "C"

@@ -247,6 +247,40 @@ int cacore_rules_lookup(const cacore_rules_t *r, cacore_coll_t coll, int nodes, 
                         cacore_rule_t *out);
 void cacore_rules_free(cacore_rules_t *r);
 
+/* ---- Cache entries (docs/calibration.md, "Cache") -------------------------------------------
+ * DIR/cloudaware-<16 hex digits of the node-set key>.matrix: an ordinary matrix file whose host
+ * list is exactly the node set. The component opens the directory and the files (safely); these
+ * are the pure parts: names, the age rule, the node-set check and the content. */
+#define CACORE_CACHE_NAME_MAX 96          /* bytes, with the NUL, of any name made below */
+#define CACORE_CACHE_CLOCK_SLACK_S 60     /* an mtime up to this far ahead of now counts as now */
+#define CACORE_CACHE_TEMP_MAX_AGE_S 3600  /* the writer's temporary files older than this are
+                                             leftovers of a crashed writer: removed */
+/* The entry's file name (no directory). */
+void cacore_cache_entry_name(uint64_t key, char name[CACORE_CACHE_NAME_MAX]);
+/* The writer's temporary file for the entry: the entry name + ".tmp." + nonce in hex. */
+void cacore_cache_temp_name(uint64_t key, uint64_t nonce, char name[CACORE_CACHE_NAME_MAX]);
+/* 1 when name is a temporary file name of the writer (of any key), else 0. */
+int cacore_cache_is_temp_name(const char *name);
+
+typedef enum {
+    CACORE_CACHE_FRESH = 0,
+    CACORE_CACHE_OLD = 1,      /* now - mtime > max_age */
+    CACORE_CACHE_FUTURE = 2    /* mtime - now > CACORE_CACHE_CLOCK_SLACK_S */
+} cacore_cache_age_t;
+/* Seconds since the epoch; max_age_s <= 0 means no limit (always FRESH). */
+cacore_cache_age_t cacore_cache_age(int64_t mtime_s, int64_t now_s, int64_t max_age_s);
+
+/* The entry's values for the node set hosts[0..n) (distinct), in that order: L, B (n*n,
+ * row = sender, diagonal 0) and known (n*n, 1 off the diagonal). CACORE_ERR_FORMAT with the
+ * difference ("is for 4 hosts, not these 3", "does not list host X ...") when the entry's host
+ * set is not exactly the node set; nothing is written then. */
+cacore_status_t cacore_cache_entry_values(const cacore_matrix_t *entry, int n,
+                                          const char *const *hosts, double *L, double *B,
+                                          unsigned char *known, char *err, size_t errlen);
+/* The entry's file content for m: *text (malloc'd, NUL-terminated, caller frees), *len bytes. */
+cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key, char **text,
+                                          size_t *len, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,31 @@
+/*
+ * coll/cloudaware cache files: measured matrices kept on disk across jobs, keyed by node set
+ * (docs/calibration.md, "Cache"). Read and written by rank 0 of a calibrating communicator only.
+ */
+#ifndef MCA_COLL_CLOUDAWARE_CACHE_H
+#define MCA_COLL_CLOUDAWARE_CACHE_H
+
+#include "ompi_config.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/cloudaware_core.h"
+
+BEGIN_C_DECLS
+
+/* Loads the cache entry of the node set (hosts sorted, key its node-set key) into L/B/known.
+ * Returns true on a usable entry; otherwise false, with why set ("" when there simply is no
+ * entry; why starts with "cache directory" when the directory itself is refused). */
+bool mca_coll_cloudaware_cache_load(int n, char *const *hosts, uint64_t key, double *L, double *B,
+                                    unsigned char *known, char *why, size_t whylen);
+/* Writes the entry atomically (directory 0700, entry 0600), replacing whatever unusable file
+ * (symbolic link, FIFO, corrupt or foreign entry) holds its name; removes leftover temporary
+ * files of crashed writers. true without a cache directory; false + why on failure. */
+bool mca_coll_cloudaware_cache_store(const cacore_matrix_t *m, uint64_t key, char *why,
+                                     size_t whylen);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_CLOUDAWARE_CACHE_H */
