@@ -244,6 +244,13 @@ int cacore_rules_lookup(const cacore_rules_t *r, cacore_coll_t coll, int nodes, 
                         cacore_rule_t *out);
 void cacore_rules_free(cacore_rules_t *r);
 
+/* ---- Quoting input in messages ----------------------------------------------------------------
+ * Writes text into out[outlen] (always NUL-terminated, cut to fit) with control characters and
+ * every byte that is not printable ASCII escaped (\n, \r, \t, \xHH; a backslash doubled): the one
+ * way a message quotes input (file names, host names, file content), so input cannot put line
+ * breaks or terminal escapes into a log. Every message of the core already does so. Returns out. */
+char *cacore_escape(const char *text, char *out, size_t outlen);
+
 #ifdef __cplusplus
 }
 #endif
