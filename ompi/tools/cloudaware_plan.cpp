@@ -4,6 +4,7 @@
 #include "cool_plan.hpp"
 #include "cost_model.hpp"
 #include "error.hpp"
+#include "escape.hpp"
 #include "generate.hpp"
 #include "heatmap.hpp"
 #include "hierarchy.hpp"
@@ -95,7 +96,7 @@ Args parse_args(int argc, char **argv)
             k = "--output";
         }
         if (k.rfind("--", 0) != 0 || i + 1 >= argc) {
-            usage_error("bad argument '" + k + "'");
+            usage_error("bad argument " + quote(k));
         }
         a.opt[k.substr(2)] = argv[++i];
     }
@@ -107,7 +108,7 @@ double parse_double(const std::string &s, const char *what)
     char *end = nullptr;
     double v = std::strtod(s.c_str(), &end);
     if (s.empty() || *end != '\0' || !std::isfinite(v)) {
-        usage_error(std::string("--") + what + ": '" + s + "' is not a number");
+        usage_error(std::string("--") + what + ": " + quote(s) + " is not a number");
     }
     return v;
 }
@@ -117,7 +118,7 @@ long parse_int(const std::string &s, const char *what)
     char *end = nullptr;
     long v = std::strtol(s.c_str(), &end, 10);
     if (s.empty() || *end != '\0') {
-        usage_error(std::string("--") + what + ": '" + s + "' is not an integer");
+        usage_error(std::string("--") + what + ": " + quote(s) + " is not an integer");
     }
     return v;
 }
@@ -135,7 +136,8 @@ double parse_bytes(const std::string &s, const char *what)
         {"G", 1073741824.0}, {"Gi", 1073741824.0}, {"GiB", 1073741824.0}};
     auto it = mult.find(suf);
     if (s.empty() || end == s.c_str() || it == mult.end() || !(v >= 0) || !std::isfinite(v)) {
-        usage_error(std::string("--") + what + ": '" + s + "' is not a size (e.g. 1048576, 64K, 1MiB; suffixes are binary)");
+        usage_error(std::string("--") + what + ": " + quote(s) +
+                    " is not a size (e.g. 1048576, 64K, 1MiB; suffixes are binary)");
     }
     return std::floor(v * it->second);
 }
@@ -175,21 +177,33 @@ std::string fmt_rate(double bps)
     return buf;
 }
 
+// A JSON number; null for a value JSON cannot hold (inf, nan). The matrix reader already
+// rejects values that could make a cost non-finite; this is the second line of defence.
 std::string jnum(double v)
 {
+    if (!std::isfinite(v)) {
+        return "null";
+    }
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.9g", v);
     return buf;
 }
 
+// A JSON string: quotes and backslashes escaped, control characters as \u00XX.
 std::string jstr(const std::string &s)
 {
     std::string o = "\"";
     for (char c : s) {
         if (c == '"' || c == '\\') {
             o += '\\';
+            o += c;
+        } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(c));
+            o += buf;
+        } else {
+            o += c;
         }
-        o += c;
     }
     return o + "\"";
 }
@@ -258,7 +272,7 @@ void write_heatmap(const Matrix &m, const std::string &path)
     };
     const bool png = ends_with(".png");
     if (!png && !ends_with(".svg")) {
-        throw Error(CACORE_ERR_ARG, path + ": heatmaps are .svg or .png files");
+        throw Error(CACORE_ERR_ARG, escape(path) + ": heatmaps are .svg or .png files");
     }
     const int n = m.nodes();
     const int cells = std::min(n, 256);
@@ -421,7 +435,7 @@ int parse_pattern(const std::string &s)
 {
     int p = find_name(pattern_name, s);
     if (p < 0) {
-        usage_error("unknown pattern '" + s + "' (" + name_list(pattern_name) + ")");
+        usage_error("unknown pattern " + quote(s) + " (" + name_list(pattern_name) + ")");
     }
     return p;
 }
@@ -430,7 +444,7 @@ cacore_coll_t parse_op(const std::string &s)
 {
     int c = find_name(coll_name, s);
     if (c < 0) {
-        usage_error("unknown --op '" + s + "' (" + name_list(coll_name) + ")");
+        usage_error("unknown --op " + quote(s) + " (" + name_list(coll_name) + ")");
     }
     return static_cast<cacore_coll_t>(c);
 }
@@ -504,7 +518,7 @@ int cmd_plan(const Args &a)
     std::string algo = a.get("algo", "auto");
     pp.algo = find_name(algo_name, algo);
     if (pp.algo < 0) {
-        usage_error("unknown --algo '" + algo + "' (" + name_list(algo_name) + ")");
+        usage_error("unknown --algo " + quote(algo) + " (" + name_list(algo_name) + ")");
     }
     if (a.has("pattern")) {
         std::stringstream ss(a.get("pattern"));
@@ -662,7 +676,7 @@ int main(int argc, char **argv)
         if (a.cmd == "plan") {
             return cmd_plan(a);
         }
-        usage_error("unknown command '" + a.cmd + "'");
+        usage_error("unknown command " + quote(a.cmd));
     } catch (const std::exception &e) {
         std::fprintf(stderr, "cloudaware-plan: %s\n", e.what());
         return 1;

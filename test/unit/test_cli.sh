@@ -70,8 +70,31 @@ grep -q '"median_s": ' "$T/mc.json" || fail "montecarlo median"
 # errors: one line naming file and line; usage errors exit 2
 printf 'cloudaware-matrix 1\nnodes 2\nhost a\nhost b\nlatency_s\n0 1\n' >"$T/bad.txt"
 if "$P" show --matrix "$T/bad.txt" 2>"$T/err"; then fail "truncated file accepted"; fi
-grep -q "bad.txt:6: unexpected end of file" "$T/err" || fail "error message: $(cat "$T/err")"
+grep -q "bad.txt:2: 'nodes 2' needs at least 57 more bytes" "$T/err" || fail "error message: $(cat "$T/err")"
 [ "$(wc -l <"$T/err")" -eq 1 ] || fail "error is not one line"
+# values out of the documented range are rejected when read (a bandwidth of 1e-320 used to
+# reach the JSON output as inf); JSON never holds inf or nan
+printf 'cloudaware-matrix 1\nnodes 2\nhost a\nhost b\nlatency_s\n0 1e-5\n1e-5 0\nbandwidth_Bps\n0 1e-320\n1e9 0\nend\n' >"$T/tiny.txt"
+if "$P" plan --matrix "$T/tiny.txt" --op bcast --root 0 --size 1MiB --format json >"$T/t.json" 2>"$T/err"; then
+    fail "a bandwidth of 1e-320 was accepted: $(cat "$T/t.json")"
+fi
+grep -q "tiny.txt:9: bandwidth_Bps \[0\]\[1\] = 1e-320 is out of range 1..1e+15 bytes/s" "$T/err" || fail "range error: $(cat "$T/err")"
+if grep -Eiq '(inf|nan)[,} ]' "$T/s.json" "$T/p.json" "$T/mc.json"; then fail "inf or nan in JSON"; fi
+# only regular files: a FIFO is refused at once (it used to block the open for good)
+mkfifo "$T/fifo"
+rc=0
+timeout 20 "$P" show --matrix "$T/fifo" 2>"$T/err" >/dev/null || rc=$?
+[ $rc -eq 1 ] || fail "FIFO as matrix: exit status $rc (124 = hung until the timeout)"
+grep -q "fifo: not a regular file (a FIFO); a matrix file must be a regular file" "$T/err" || fail "FIFO message: $(cat "$T/err")"
+# input quoted in a message is escaped: a control character in a file name or a token
+esc=$(printf '\033')
+cp "$T/bad.txt" "$T/b${esc}[31m.txt"
+if "$P" show --matrix "$T/b${esc}[31m.txt" 2>"$T/err"; then fail "bad file accepted"; fi
+if grep -q "$esc" "$T/err"; then fail "raw escape character in the message"; fi
+grep -qF 'b\x1b[31m.txt:2: ' "$T/err" || fail "escaped file name: $(cat "$T/err")"
+"$P" plan --matrix "$T/m.txt" --op "bc${esc}ast" --size 1 2>"$T/err" >/dev/null || true
+if grep -q "$esc" "$T/err"; then fail "raw escape character in a usage error"; fi
+grep -qF "unknown --op 'bc\x1b" "$T/err" || fail "escaped --op: $(head -1 "$T/err")"
 set +e
 "$P" plan --matrix "$T/m.txt" --op nosuch --size 1 2>/dev/null
 [ $? -eq 2 ] || fail "usage error status"

@@ -2,6 +2,8 @@
  * Loads coll_cloudaware_rules_file once per process. A file with any error is ignored as a
  * whole (one line on world rank 0 names the file, the line and the problem): every rank reads
  * the same file, so every rank ignores it alike and the choice stays the same on all ranks.
+ * The core reads only regular files (a FIFO or a device is refused at once) and escapes the
+ * input it quotes; so does the one message here that names the file.
  */
 #include "ompi_config.h"
 
@@ -13,7 +15,7 @@ static bool rules_loaded = false;
 static const cacore_rules_t *rules_get(void)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    char err[512];
+    char err[512], name[512];
 
     if (rules_loaded) {
         return rules;
@@ -31,7 +33,8 @@ static const cacore_rules_t *rules_get(void)
         return NULL;
     }
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                        "coll:cloudaware: loaded rules file %s (%d rules)", c->rules_file,
+                        "coll:cloudaware: loaded rules file %s (%d rules)",
+                        cacore_escape(c->rules_file, name, sizeof(name)),
                         cacore_rules_count(rules));
     return rules;
 }

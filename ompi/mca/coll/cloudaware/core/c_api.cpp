@@ -3,6 +3,7 @@
 
 #include "cache_entry.hpp"
 #include "error.hpp"
+#include "escape.hpp"
 #include "hierarchy.hpp"
 #include "matrix.hpp"
 #include "matrix_io.hpp"
@@ -480,6 +481,31 @@ cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key
         *text = buf;
         *len = s.size();
     });
+}
+
+/* ---- quoting input ---- */
+
+char *cacore_escape(const char *text, char *out, size_t outlen)
+{
+    if (out == nullptr || outlen == 0) {
+        return out;
+    }
+    out[0] = '\0';
+    if (text == nullptr) {
+        return out;
+    }
+    // Byte by byte, so that an escape that does not fit whole is left out, never cut in half.
+    size_t len = 0;
+    for (const char *p = text; *p != '\0'; ++p) {
+        const std::string unit = cacore::escape(std::string_view(p, 1));
+        if (len + unit.size() > outlen - 1) {
+            break;
+        }
+        std::memcpy(out + len, unit.data(), unit.size());
+        len += unit.size();
+    }
+    out[len] = '\0';
+    return out;
 }
 
 }  // extern "C"

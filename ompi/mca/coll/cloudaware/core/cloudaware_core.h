@@ -281,6 +281,13 @@ cacore_status_t cacore_cache_entry_values(const cacore_matrix_t *entry, int n,
 cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key, char **text,
                                           size_t *len, char *err, size_t errlen);
 
+/* ---- Quoting input in messages ----------------------------------------------------------------
+ * Writes text into out[outlen] (always NUL-terminated, cut to fit) with control characters and
+ * every byte that is not printable ASCII escaped (\n, \r, \t, \xHH; a backslash doubled): the one
+ * way a message quotes input (file names, host names, file content), so input cannot put line
+ * breaks or terminal escapes into a log. Every message of the core already does so. Returns out. */
+char *cacore_escape(const char *text, char *out, size_t outlen);
+
 #ifdef __cplusplus
 }
 #endif

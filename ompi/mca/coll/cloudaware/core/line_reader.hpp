@@ -1,10 +1,11 @@
 // line_reader.hpp - the line-oriented text files of the core (matrix, rules) are read the same
 // way: '#' comments, blank lines skipped, white-space separated tokens, and every error names
-// "FILE:LINE: problem".
+// "FILE:LINE: problem" (FILE escaped; a problem that quotes input quotes it with quote()).
 #ifndef CACORE_LINE_READER_HPP
 #define CACORE_LINE_READER_HPP
 
 #include "error.hpp"
+#include "escape.hpp"
 
 #include <charconv>
 #include <cstdint>
@@ -20,7 +21,7 @@ inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c ==
 // at the start of a token ends the line. The text must outlive the reader.
 class LineReader {
 public:
-    LineReader(std::string_view text, const std::string &name) : text_(text), name_(name) {}
+    LineReader(std::string_view text, const std::string &name) : text_(text), name_(escape(name)) {}
 
     // The next meaningful line as it is (tokens and perhaps a trailing comment); false at the end.
     bool next_line(std::string_view &line)
@@ -78,6 +79,10 @@ public:
     }
 
     int line() const { return line_; }
+    // Bytes not yet read (from the start of the line after the current one).
+    size_t remaining() const { return pos_ < text_.size() ? text_.size() - pos_ : 0; }
+    // True when the text ends with a newline (a file cut in its last line does not).
+    bool ends_with_newline() const { return !text_.empty() && text_.back() == '\n'; }
 
     [[noreturn]] void error(const std::string &problem) const
     {
@@ -92,7 +97,7 @@ public:
 
 private:
     std::string_view text_;
-    const std::string &name_;
+    std::string name_;
     size_t pos_ = 0;
     int line_ = 0;
 };
@@ -182,7 +187,7 @@ inline double parse_number(const LineReader &rd, std::string_view tok)
 {
     double v = 0;
     if (!parse_number_token(tok, v)) {
-        rd.error("'" + std::string(tok) + "' is not a number");
+        rd.error(quote(tok) + " is not a number");
     }
     return v;
 }

@@ -2,6 +2,7 @@
 #include "matrix.hpp"
 
 #include "error.hpp"
+#include "escape.hpp"
 
 #include <cmath>
 #include <unordered_set>
@@ -41,10 +42,10 @@ Matrix::Matrix(std::vector<std::string> hosts, std::vector<double> latency_s,
     for (const auto &h : hosts_) {
         std::string p = host_name_problem(h);
         if (!p.empty()) {
-            fail_arg(p + " ('" + h + "')");
+            fail_arg(p + " (" + quote(h) + ")");
         }
         if (!seen.insert(h).second) {
-            fail_arg("duplicate host name '" + h + "'");
+            fail_arg("duplicate host name " + quote(h));
         }
     }
     for (int i = 0; i < n_; ++i) {

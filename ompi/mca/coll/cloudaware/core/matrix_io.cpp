@@ -2,6 +2,8 @@
 #include "matrix_io.hpp"
 
 #include "error.hpp"
+#include "escape.hpp"
+#include "file_text.hpp"
 #include "line_reader.hpp"
 
 #include <cerrno>
@@ -23,6 +25,13 @@
 
 namespace cacore {
 namespace {
+
+// A value of the latency (seconds) or bandwidth (bytes/s) block within the documented range.
+bool value_ok(double v, bool bandwidth)
+{
+    return bandwidth ? v >= kMinBandwidthBps && v <= kMaxBandwidthBps
+                     : v >= 0.0 && v <= kMaxLatencyS;
+}
 
 // One row of a block, parsed in place: true and dst[0..n) filled when the row has exactly n
 // numbers, every off-diagonal one valid. Anything else is left to the checks of read_block,
@@ -55,7 +64,7 @@ bool parse_row(std::string_view line, int n, int row, bool bandwidth, double *ds
             }
         }
         if (j != row) {
-            if (!std::isfinite(v) || (bandwidth ? v <= 0 : v < 0)) {
+            if (!value_ok(v, bandwidth)) {
                 return false;
             }
             dst[j] = v;
@@ -100,9 +109,14 @@ void read_block(LineReader &rd, std::vector<std::string_view> &tok, const char *
                     rd.error(std::string(keyword) + " [" + std::to_string(i) + "][" +
                              std::to_string(j) + "] is not finite");
                 }
-                if (bandwidth ? v <= 0 : v < 0) {
+                if (!value_ok(v, bandwidth)) {
+                    char range[96];
+                    std::snprintf(range, sizeof range, bandwidth ? "%g..%g bytes/s" : "%g..%g s",
+                                  bandwidth ? kMinBandwidthBps : 0.0,
+                                  bandwidth ? kMaxBandwidthBps : kMaxLatencyS);
                     rd.error(std::string(keyword) + " [" + std::to_string(i) + "][" +
-                             std::to_string(j) + "] must be " + (bandwidth ? "> 0" : ">= 0"));
+                             std::to_string(j) + "] = " + escape(tok[j]) +
+                             " is out of range " + range);
                 }
             }
             dst[j] = i == j ? 0.0 : v;
@@ -123,7 +137,7 @@ Matrix parse_matrix(std::string_view text, const std::string &name)
         rd.error("not a matrix file: expected 'cloudaware-matrix 1'");
     }
     if (tok[1] != "1") {
-        rd.error("unsupported version '" + std::string(tok[1]) + "' (this reader knows 1)");
+        rd.error("unsupported version " + quote(tok[1]) + " (this reader knows 1)");
     }
     if (!rd.next(tok)) {
         rd.eof_error("'nodes N'");
@@ -135,12 +149,22 @@ Matrix parse_matrix(std::string_view text, const std::string &name)
     {
         auto res = std::from_chars(tok[1].data(), tok[1].data() + tok[1].size(), n);
         if (res.ec != std::errc() || res.ptr != tok[1].data() + tok[1].size()) {
-            rd.error("'" + std::string(tok[1]) + "' is not a node count");
+            rd.error(quote(tok[1]) + " is not a node count");
         }
         if (n < 1 || n > kMaxMatrixNodes) {
-            rd.error("node count " + std::string(tok[1]) + " out of range 1.." +
+            rd.error("node count " + quote(tok[1]) + " out of range 1.." +
                      std::to_string(kMaxMatrixNodes));
         }
+    }
+    // Before anything is allocated for n nodes: the rest of the text must be able to hold them.
+    // Every one of the 2n rows holds n numbers of at least one byte, each followed by a blank or
+    // the newline; every host line is at least "host x\n".
+    const size_t un = static_cast<size_t>(n);
+    const size_t least = 7 * un + sizeof "latency_s\nbandwidth_Bps\nend" - 1 + 4 * un * un;
+    if (rd.remaining() < least) {
+        rd.error("'nodes " + std::to_string(n) + "' needs at least " + std::to_string(least) +
+                 " more bytes (two blocks of n rows of n numbers), the file has " +
+                 std::to_string(rd.remaining()) + " (wrong node count or truncated file?)");
     }
     std::vector<std::string> hosts;
     std::unordered_set<std::string> seen;
@@ -160,8 +184,13 @@ Matrix parse_matrix(std::string_view text, const std::string &name)
         if (!p.empty()) {
             rd.error(p);
         }
+        for (char ch : h) {
+            if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) {
+                rd.error("host name " + quote(h) + " contains a control character");
+            }
+        }
         if (!seen.insert(h).second) {
-            rd.error("duplicate host name '" + h + "'");
+            rd.error("duplicate host name " + quote(h));
         }
         hosts.push_back(std::move(h));
     }
@@ -182,48 +211,9 @@ Matrix parse_matrix(std::string_view text, const std::string &name)
 
 Matrix read_matrix_file(const std::string &path)
 {
-    // One read() into one buffer (a 2048-node file is 83 MB), parsed in place: no per-chunk
-    // copies, no zero-filling.
-    struct Fd {
-        int fd;
-        ~Fd()
-        {
-            if (fd >= 0) {
-                ::close(fd);
-            }
-        }
-    } file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    const int fd = file.fd;
-    if (fd < 0) {
-        throw Error(CACORE_ERR_IO, path + ": cannot open: " + std::strerror(errno));
-    }
-    struct stat st;
-    size_t cap = 1 << 16;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        cap = static_cast<size_t>(st.st_size) + 1;  // +1: the end of file is seen in one read
-    }
-    std::unique_ptr<char[]> buf(new char[cap]);
-    size_t len = 0;
-    for (;;) {
-        if (len == cap) {
-            std::unique_ptr<char[]> bigger(new char[cap * 2]);
-            std::memcpy(bigger.get(), buf.get(), len);
-            buf = std::move(bigger);
-            cap *= 2;
-        }
-        const ssize_t got = ::read(fd, buf.get() + len, cap - len);
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got < 0) {
-            throw Error(CACORE_ERR_IO, path + ": read error: " + std::strerror(errno));
-        }
-        if (got == 0) {
-            break;
-        }
-        len += static_cast<size_t>(got);
-    }
-    return parse_matrix(std::string_view(buf.get(), len), path);
+    // One read() into one buffer (a 2048-node file is 83 MB), parsed in place.
+    const FileText text = read_file_text(path, kMaxMatrixFileBytes, "matrix");
+    return parse_matrix(text.view(), path);
 }
 
 namespace {

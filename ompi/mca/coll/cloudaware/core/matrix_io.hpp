@@ -4,12 +4,23 @@
 
 #include "matrix.hpp"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace cacore {
 
 constexpr int kMaxMatrixNodes = 16384;
+// The largest matrix file read (16 GiB): the writer's output for kMaxMatrixNodes nodes is at most
+// 2 * 16384^2 numbers of <= 24 bytes with their separators (12.9 GB); the rest is room for
+// comments and wider spacing. Cache entries are matrix files and share the cap.
+constexpr size_t kMaxMatrixFileBytes = size_t(16) << 30;
+// The documented ranges of off-diagonal values (docs/matrix-format.md): finite, and such that
+// every cost the model derives from them (latency + bytes / bandwidth, summed over a plan) stays
+// finite.
+constexpr double kMaxLatencyS = 1e3;
+constexpr double kMinBandwidthBps = 1.0;
+constexpr double kMaxBandwidthBps = 1e15;
 
 // Parses `text` as the contents of `name`; errors are Error(CACORE_ERR_FORMAT, "NAME:LINE: problem").
 Matrix parse_matrix(std::string_view text, const std::string &name);
