@@ -1,13 +1,15 @@
 #!/bin/bash
-# The communicator storm under valgrind's memcheck, shortened to CYCLES cycles (valgrind runs
-# each process some 50 times slower): no memory error and no leaked block whose stack names a
-# frame of the component (mca_coll_cloudaware_*, coll_cloudaware_*.c, the model core's cacore*).
+# The communicator storm under valgrind's memcheck, shortened to 30 cycles (STORM_VALGRIND_CYCLES;
+# about 55 s on a loaded 2-core machine: valgrind runs each process some 50 times slower). The job
+# is right and measures once, and valgrind reports no memory error and no leaked block whose stack
+# names a frame of the component (mca_coll_cloudaware_*, coll_cloudaware_*.c, the core's cacore*).
 # Open MPI itself reports many blocks still allocated at exit; only stacks that pass through the
-# component are counted, which is the suppression: everything else is Open MPI's.
+# component are counted, which is the suppression: everything else is Open MPI's. (Checked: a
+# strdup() leaked per merge in coll_cloudaware_store.c makes this test fail.)
 . "${TEST_SRCDIR:-.}/mpitest.sh"
 
 command -v valgrind >/dev/null || { echo "SKIP: valgrind is not installed"; exit 77; }
-CYCLES=${STORM_VALGRIND_CYCLES:-60}
+CYCLES=${STORM_VALGRIND_CYCLES:-30}
 work=$(mktemp -d "${TMPDIR:-/tmp}/cloudaware-vg.XXXXXX")
 trap 'rm -rf "$TEST_LOG" "$work"' EXIT
 # Keep the component mapped until exit, so that its frames have names in the leak report.
