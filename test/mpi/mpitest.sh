@@ -14,12 +14,13 @@ export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_M
 TEST_LOG=$(mktemp "${TMPDIR:-/tmp}/cloudaware-test.XXXXXX")
 trap 'rm -f "$TEST_LOG"' EXIT
 
-# ca_mpirun NP [mpirun args...] -- runs with a time limit; output goes to $TEST_LOG and stdout.
+# ca_mpirun NP [mpirun args...] -- runs with a time limit (CA_TIMEOUT seconds, default 600);
+# output goes to $TEST_LOG and stdout.
 ca_mpirun() {
     local np=$1
     shift
     echo "+ mpirun -np $np $*"
-    timeout 600 "$MPIRUN" -np "$np" "$@" >"$TEST_LOG" 2>&1
+    timeout "${CA_TIMEOUT:-600}" "$MPIRUN" -np "$np" "$@" >"$TEST_LOG" 2>&1
     local rc=$?
     cat "$TEST_LOG"
     return $rc

@@ -119,12 +119,6 @@ int mca_coll_cloudaware_init_query(bool enable_progress_threads, bool enable_mpi
 mca_coll_base_module_t *mca_coll_cloudaware_comm_query(struct ompi_communicator_t *comm,
                                                        int *priority);
 
-/* coll_cloudaware_network.c: what this process knows about the network, shared by all its
- * communicators (loaded or measured once per process). NULL when nothing is known. */
-struct cacore_matrix;
-const struct cacore_matrix *mca_coll_cloudaware_network_matrix(void);
-void mca_coll_cloudaware_network_release(void);
-
 /* coll_cloudaware_nodes.c */
 int mca_coll_cloudaware_count_nodes(struct ompi_communicator_t *comm);
 

@@ -27,6 +27,7 @@
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_cache.h"
 #include "coll_cloudaware_calibrate.h"
+#include "coll_cloudaware_store.h"
 
 mca_coll_cloudaware_calib_stats_t mca_coll_cloudaware_calib_stats;
 static int stats_world_rank = -1;
@@ -168,7 +169,7 @@ static void root_view(const mca_coll_cloudaware_nodemap_t *map, p1_hdr_t *h, uns
     int n = map->nnodes, have, all = n * (n - 1), todo = 0;
     char why[1024];
 
-    have = mca_coll_cloudaware_network_lookup(n, map->hosts, L, B, known);
+    have = mca_coll_cloudaware_store_lookup(n, map->hosts, L, B, known);
     snprintf(h->source, sizeof(h->source), "this process's store");
     if (have < all) {
         if (mca_coll_cloudaware_cache_load(n, map->hosts, map->key, L, B, known, why,
@@ -179,7 +180,7 @@ static void root_view(const mca_coll_cloudaware_nodemap_t *map, p1_hdr_t *h, uns
             opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                                 "coll:cloudaware: calibration: cache hit for %d nodes (key "
                                 "%016llx)", n, (unsigned long long) map->key);
-            (void) mca_coll_cloudaware_network_merge(n, map->hosts, L, B, known);
+            (void) mca_coll_cloudaware_store_merge(n, map->hosts, L, B, known);
         } else if ('\0' != why[0]) {
             char tail[1100];
             snprintf(tail, sizeof(tail), "%s; %s", why,
@@ -189,8 +190,8 @@ static void root_view(const mca_coll_cloudaware_nodemap_t *map, p1_hdr_t *h, uns
             cache_warning("", tail);
         }
     }
-    if (have < all && NULL != mca_coll_cloudaware_network_matrix() && !file_gap_warned) {
-        const cacore_matrix_t *f = mca_coll_cloudaware_network_matrix();
+    if (have < all && NULL != mca_coll_cloudaware_store_matrix_file() && !file_gap_warned) {
+        const cacore_matrix_t *f = mca_coll_cloudaware_store_matrix_file();
         for (int i = 0; i < n; i++) {
             if (cacore_matrix_find_host(f, map->hosts[i]) < 0) {
                 file_gap_warned = true;
@@ -490,7 +491,7 @@ out_nomem_exchange:
         goto out_lb;
     }
     net->state = CLOUDAWARE_NET_READY;
-    (void) mca_coll_cloudaware_network_merge(n, map->hosts, L, B, known);
+    (void) mca_coll_cloudaware_store_merge(n, map->hosts, L, B, known);
     if (measured > 0) {
         mca_coll_cloudaware_calib_stats.measurements++;
         mca_coll_cloudaware_calib_stats.pairs_measured += measured;

@@ -78,19 +78,6 @@ int mca_coll_cloudaware_nodemap_build(struct ompi_communicator_t *comm,
 void mca_coll_cloudaware_nodemap_free(mca_coll_cloudaware_nodemap_t *map);
 uint64_t mca_coll_cloudaware_hosts_key(int n, char *const *hosts);
 
-/* ---- coll_cloudaware_network.c: the process-wide store ---- */
-/* Fills L, B (n*n row-major, row = sender) and known[n*n] for the given hosts from what this
- * process knows (matrix file, cache entries, earlier calibrations). Returns the number of known
- * ordered pairs (off-diagonal). */
-int mca_coll_cloudaware_network_lookup(int n, char *const *hosts, double *L, double *B,
-                                       unsigned char *known);
-/* Adds (or replaces) the pairs flagged in known[]. */
-int mca_coll_cloudaware_network_merge(int n, char *const *hosts, const double *L, const double *B,
-                                      const unsigned char *known);
-/* The matrix file named by coll_cloudaware_matrix_file, merged into the store on first use.
- * Returns true when a usable file was loaded. */
-bool mca_coll_cloudaware_network_load_file(void);
-
 /* ---- coll_cloudaware_pmix.c: the exchange ---- */
 /* Collective over comm: contributors[0..ncontrib) (identical on every rank) each provide a blob;
  * every rank receives all of them, in that order (out[i], outlen[i]: malloc'd, caller frees).

@@ -9,6 +9,7 @@
 #include "coll_cloudaware_exec.h"
 #include "coll_cloudaware_sched.h"
 #include "coll_cloudaware_select.h"
+#include "coll_cloudaware_store.h"
 
 #include "ompi/constants.h"
 #include "ompi/communicator/communicator.h"
@@ -135,7 +136,7 @@ mca_coll_base_module_t *mca_coll_cloudaware_comm_query(struct ompi_communicator_
     }
         CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_INSTALL)
 #undef CLOUDAWARE_INSTALL
-        (void) mca_coll_cloudaware_network_matrix();   /* report a bad matrix file early, once */
+        (void) mca_coll_cloudaware_store_matrix_file();   /* report a bad matrix file early, once */
     }
     *priority = c->priority;
     return &m->super;

@@ -8,6 +8,7 @@
 #include "matrix.hpp"
 #include "matrix_io.hpp"
 #include "names.hpp"
+#include "pair_store.hpp"
 #include "planner.hpp"
 #include "rules.hpp"
 #include "simulate.hpp"
@@ -507,5 +508,90 @@ char *cacore_escape(const char *text, char *out, size_t outlen)
     out[len] = '\0';
     return out;
 }
+
+}  // extern "C"
+
+// ---- Pair store ----
+
+struct cacore_store {
+    cacore::PairStore s;
+};
+
+namespace {
+
+std::vector<std::string> host_list(int n, const char *const *hosts, const char *what)
+{
+    if (n < 0 || (n > 0 && hosts == nullptr)) {
+        cacore::fail_arg(std::string(what) + ": bad host list");
+    }
+    std::vector<std::string> h;
+    h.reserve(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+        if (hosts[i] == nullptr) {
+            cacore::fail_arg(std::string(what) + ": host " + std::to_string(i) + " is NULL");
+        }
+        h.emplace_back(hosts[i]);
+    }
+    return h;
+}
+
+}  // namespace
+
+extern "C" {
+
+cacore_status_t cacore_store_create(cacore_store_t **out, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (out == nullptr) {
+            cacore::fail_arg("cacore_store_create: NULL out");
+        }
+        *out = nullptr;
+        *out = new cacore_store{};
+    });
+}
+
+cacore_status_t cacore_store_merge(cacore_store_t *s, int n, const char *const *hosts,
+                                   const double *latency_s, const double *bandwidth_Bps,
+                                   const unsigned char *known, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (s == nullptr) {
+            cacore::fail_arg("cacore_store_merge: NULL store");
+        }
+        s->s.merge(host_list(n, hosts, "cacore_store_merge"), latency_s, bandwidth_Bps, known);
+    });
+}
+
+cacore_status_t cacore_store_merge_matrix(cacore_store_t *s, const cacore_matrix_t *m, char *err,
+                                          size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (s == nullptr || m == nullptr) {
+            cacore::fail_arg("cacore_store_merge_matrix: NULL argument");
+        }
+        s->s.merge(m->m);
+    });
+}
+
+cacore_status_t cacore_store_lookup(const cacore_store_t *s, int n, const char *const *hosts,
+                                    double *latency_s, double *bandwidth_Bps,
+                                    unsigned char *known, size_t *nknown, char *err,
+                                    size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (s == nullptr || nknown == nullptr) {
+            cacore::fail_arg("cacore_store_lookup: NULL argument");
+        }
+        *nknown = 0;
+        *nknown = s->s.lookup(host_list(n, hosts, "cacore_store_lookup"), latency_s,
+                              bandwidth_Bps, known);
+    });
+}
+
+int cacore_store_hosts(const cacore_store_t *s) { return s == nullptr ? 0 : s->s.hosts(); }
+
+size_t cacore_store_pairs(const cacore_store_t *s) { return s == nullptr ? 0 : s->s.pairs(); }
+
+void cacore_store_free(cacore_store_t *s) { delete s; }
 
 }  // extern "C"

@@ -50,6 +50,33 @@ cacore_status_t cacore_matrix_sub(const cacore_matrix_t *m, const int *nodes, in
 /* Index of the node named host, or -1. */
 int cacore_matrix_find_host(const cacore_matrix_t *m, const char *host);
 
+/* ---- Pair store: what one process knows about the network ----------------------------------
+ * Latency and bandwidth per ordered pair of hosts, learnt piece by piece (a matrix file, cache
+ * entries, calibrations of node subsets) and looked up as the sub-matrix of any host list. A
+ * value without locking: the caller serializes access to one store. Arrays are n*n row-major
+ * (row = sender). */
+typedef struct cacore_store cacore_store_t;
+
+cacore_status_t cacore_store_create(cacore_store_t **out, char *err, size_t errlen);
+/* Adds or replaces the pairs (i, j), i != j, with known[i*n+j] != 0. All or nothing: a host name
+ * that a matrix file would refuse, a host listed twice, or a flagged pair whose latency is not
+ * finite >= 0 or whose bandwidth is not finite > 0 gives CACORE_ERR_ARG and changes nothing. */
+cacore_status_t cacore_store_merge(cacore_store_t *s, int n, const char *const *hosts,
+                                   const double *latency_s, const double *bandwidth_Bps,
+                                   const unsigned char *known, char *err, size_t errlen);
+/* Every off-diagonal pair of m. */
+cacore_status_t cacore_store_merge_matrix(cacore_store_t *s, const cacore_matrix_t *m, char *err,
+                                          size_t errlen);
+/* The sub-matrix of hosts[0..n): known[i*n+j] = 1 with the values for every pair the store knows,
+ * 0 (and values 0) for the others and the diagonal; *nknown = the number of known pairs. */
+cacore_status_t cacore_store_lookup(const cacore_store_t *s, int n, const char *const *hosts,
+                                    double *latency_s, double *bandwidth_Bps,
+                                    unsigned char *known, size_t *nknown, char *err,
+                                    size_t errlen);
+int cacore_store_hosts(const cacore_store_t *s);     /* hosts seen in any merge */
+size_t cacore_store_pairs(const cacore_store_t *s);  /* known ordered pairs */
+void cacore_store_free(cacore_store_t *s);
+
 /* ---- Plans as data ----------------------------------------------------------------------------
  * A plan tells every rank of a communicator what to do, as rounds of steps over *blocks*.
  *
