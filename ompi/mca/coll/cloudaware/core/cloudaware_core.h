@@ -244,6 +244,13 @@ int cacore_rules_lookup(const cacore_rules_t *r, cacore_coll_t coll, int nodes, 
                         cacore_rule_t *out);
 void cacore_rules_free(cacore_rules_t *r);
 
+/* ---- Digests (FNV-1a 64 over the parsed content; 0 = NULL, no file) --------------------------
+ * Ranks compare them to learn whether they all read the same matrix and rules: equal content
+ * gives equal digests on every platform (fixed byte order); the rules digest covers what lookups
+ * return except the line numbers, the matrix digest the hosts and every value. */
+uint64_t cacore_matrix_digest(const cacore_matrix_t *m);
+uint64_t cacore_rules_digest(const cacore_rules_t *r);
+
 #ifdef __cplusplus
 }
 #endif
