@@ -412,20 +412,15 @@ static bool all_complete(ompi_request_t **reqs, int n)
     return done;
 }
 
-/* Frees the parked sends that completed; at finalize (`final`) gives up on the rest, whose
- * buffers the PML may still read until the process ends. */
+/* Frees the parked sends that completed. At finalize (`final`) the PML may already have
+ * released its requests: they are not touched, and the buffers are left to the process's end. */
 static void reap(bool final)
 {
     parked_t **pp = &parked;
 
     while (NULL != *pp) {
         parked_t *q = *pp;
-        if (all_complete(q->reqs, q->n) || final) {
-            for (int i = 0; i < q->n; i++) {
-                if (MPI_REQUEST_NULL != q->reqs[i]) {
-                    ompi_request_free(&q->reqs[i]);
-                }
-            }
+        if (final || all_complete(q->reqs, q->n)) {
             if (!final) {
                 free(q->buf);
             }
