@@ -35,6 +35,7 @@
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_exchange.h"
+#include "coll_cloudaware_tournament.h"
 #include "coll_cloudaware_rules.h"
 
 #include "ompi/runtime/mpiruntime.h"
@@ -116,7 +117,7 @@ typedef struct {
     unsigned char *known;
     /* after the start */
     unsigned char *todo;
-    int measured;               /* pairs to measure */
+    size_t measured;            /* pairs to measure */
     report_t *report;           /* this rank's report: heap, or emergency_report */
     size_t report_len;
     verdict_t *verdict;         /* room for a READY verdict with the matrix */
@@ -295,7 +296,7 @@ static void summary(calib_t *x, double elapsed)
     stats3(L, n, &lmin, &lmed, &lmax);
     stats3(B, n, &bmin, &bmed, &bmax);
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, mca_coll_cloudaware_component.output,
-                        "coll:cloudaware: calibration summary for %s: %d nodes, %d of %zu pairs "
+                        "coll:cloudaware: calibration summary for %s: %d nodes, %zu of %zu pairs "
                         "measured in %.3f s (%s exchange); latency min/median/max "
                         "%.1f/%.1f/%.1f us; bandwidth min/median/max %.3g/%.3g/%.3g MB/s; "
                         "asymmetric pairs (>10%%) %zu of %zu", x->comm->c_name, n, x->measured,
@@ -310,7 +311,9 @@ static void root_view(calib_t *x)
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     const mca_coll_cloudaware_nodemap_t *map = x->map;
     start_hdr_t *h = x->h;
-    int n = x->n, have, all = n * (n - 1), todo = 0;
+    int n = x->n, have;
+    long long all = (long long) n * (n - 1);   /* ordered pairs */
+    size_t todo = 0;
     bool warn_gap = false;
     char why[1024];
 
@@ -373,7 +376,7 @@ static void root_view(calib_t *x)
     } else if (CLOUDAWARE_CALIBRATE_OFF == c->calibrate_mode) {
         h->action = START_FAIL;
         snprintf(h->cause, sizeof(h->cause),
-                 "%d node pairs are unknown (no matrix file or cache entry covers them) and "
+                 "%zu node pairs are unknown (no matrix file or cache entry covers them) and "
                  "coll_cloudaware_calibrate=off", todo);
     } else {
         h->action = START_MEASURE;
@@ -478,7 +481,7 @@ static void step_prepare(calib_t *x)
     }    if (0 == x->map->my_rank) {
         mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                            "coll:cloudaware: calibration of %s (%s): measuring %d of %zu node "
+                            "coll:cloudaware: calibration of %s (%s): measuring %zu of %zu node "
                             "pairs among %d node leaders, %d rounds, budget %g s",
                             x->comm->c_name, mode_name(c->calibrate_mode), x->measured,
                             (size_t) n * (size_t) (n - 1) / 2, n, n - 1 + (n % 2),
@@ -737,6 +740,10 @@ static verdict_t *step_coordinate(calib_t *x)
     } else {
         decide(x, rep, v, &vlen);
     }
+    /* One warning per node set: it was given when these nodes failed the first time. */
+    if (VERDICT_FAIL == v->verdict && key_failed(map->key)) {
+        v->quiet = 1;
+    }
     v->msg.magic = CLOUDAWARE_MSG_MAGIC;
     v->msg.tag = (uint32_t) CLOUDAWARE_TAG_VERDICT;
     v->msg.epoch = x->epoch;
@@ -823,7 +830,7 @@ static void report_success(calib_t *x)
 
     if (x->measured > 0) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                            "coll:cloudaware: calibration: measured %d pairs", x->measured);
+                            "coll:cloudaware: calibration: measured %zu pairs", x->measured);
         summary(x, elapsed);
         if (!mca_coll_cloudaware_cache_store(x->net->matrix, x->map->key, err, sizeof(err))) {
             cache_warning("not caching the measured matrix: ", err);
@@ -911,7 +918,7 @@ static void step_apply(calib_t *x, const verdict_t *v)
     OPAL_THREAD_LOCK(&calib_lock);
     if (x->measured > 0) {
         mca_coll_cloudaware_calib_stats.measurements++;
-        mca_coll_cloudaware_calib_stats.pairs_measured += x->measured;
+        mca_coll_cloudaware_calib_stats.pairs_measured += (long long) x->measured;
     } else {
         mca_coll_cloudaware_calib_stats.reuses++;
     }
@@ -1008,7 +1015,7 @@ void mca_coll_cloudaware_calibrate_finalize(void)
     if (0 == stats_world_rank) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, mca_coll_cloudaware_component.output,
                             "coll:cloudaware: calibration totals (world rank 0): %d "
-                            "measurements, %d pairs measured, %d reuses, %d cache hits, "
+                            "measurements, %lld pairs measured, %d reuses, %d cache hits, "
                             "%d failures", s->measurements, s->pairs_measured, s->reuses,
                             s->cache_hits, s->failures);
     }

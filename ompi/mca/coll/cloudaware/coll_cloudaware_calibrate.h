@@ -1,6 +1,7 @@
 /*
- * coll/cloudaware calibration: node map, per-process store of measured matrices, measurement
- * tournament, PMIx exchange and cache files (docs/calibration.md).
+ * coll/cloudaware calibration (coll_cloudaware_calibrate.c; docs/calibration.md). Its parts have
+ * their own headers: the node map (coll_cloudaware_nodes.h), the tournament
+ * (coll_cloudaware_tournament.h), the messages (coll_cloudaware_exchange.h).
  *
  * Life cycle for one communicator:
  *   enable()           builds the node map (which ranks share a node, node leaders, node-set key);
@@ -17,6 +18,7 @@
 #include <stdint.h>
 
 #include "coll_cloudaware.h"
+#include "coll_cloudaware_nodes.h"
 #include "core/cloudaware_core.h"
 
 BEGIN_C_DECLS
@@ -33,20 +35,6 @@ typedef enum {
     CLOUDAWARE_EXCHANGE_PML = 2
 } mca_coll_cloudaware_exchange_t;
 
-/* Which ranks share a node. Nodes are numbered in the order of their sorted host names, so the
- * numbering (and everything derived from it) is identical on every rank. */
-typedef struct mca_coll_cloudaware_nodemap_t {
-    int nranks;
-    int nnodes;
-    char **hosts;        /* [nnodes], sorted */
-    int *rank_node;      /* [nranks]: node of each communicator rank */
-    int *node_nranks;    /* [nnodes]: ranks on each node */
-    int *leaders;        /* [nnodes]: communicator rank that measures for the node */
-    int my_node;
-    int my_rank;
-    uint64_t key;        /* FNV-1a 64 of the sorted host names, '\n'-separated */
-} mca_coll_cloudaware_nodemap_t;
-
 typedef enum {
     CLOUDAWARE_NET_PENDING = 0,   /* not calibrated yet */
     CLOUDAWARE_NET_READY = 1,     /* matrix known, identical on every rank */
@@ -59,12 +47,6 @@ typedef struct mca_coll_cloudaware_netview_t {
     int state;
     cacore_matrix_t *matrix;      /* READY: nodes in map order (sorted host names) */
 } mca_coll_cloudaware_netview_t;
-
-/* ---- coll_cloudaware_nodes.c ---- */
-int mca_coll_cloudaware_nodemap_build(struct ompi_communicator_t *comm,
-                                      mca_coll_cloudaware_nodemap_t **out);
-void mca_coll_cloudaware_nodemap_free(mca_coll_cloudaware_nodemap_t *map);
-uint64_t mca_coll_cloudaware_hosts_key(int n, char *const *hosts);
 
 /* ---- coll_cloudaware_network.c: the process-wide store ---- */
 /* Fills L, B (n*n row-major, row = sender) and known[n*n] for the given hosts from what this
@@ -91,28 +73,6 @@ bool mca_coll_cloudaware_cache_store(const cacore_matrix_t *m, uint64_t key, cha
  * Returns an fd or -1 with why set. */
 int mca_coll_cloudaware_safe_open(const char *path, bool check_owner, char *why, size_t whylen);
 
-/* ---- coll_cloudaware_calibrate_measure.c: the tournament among node leaders ---- */
-typedef enum {
-    CLOUDAWARE_MEAS_OK = 0,
-    CLOUDAWARE_MEAS_TIMEOUT = 1,    /* the budget ran out while waiting for peer */
-    CLOUDAWARE_MEAS_LATE = 2,       /* this leader started after the budget had run out */
-    CLOUDAWARE_MEAS_ERROR = 3,      /* the PML returned an error talking to peer */
-    CLOUDAWARE_MEAS_NOMEM = 4       /* this leader could not allocate its buffers */
-} mca_coll_cloudaware_meas_status_t;
-
-typedef struct {
-    int status;
-    int peer;            /* node involved in the failure, -1 */
-    double *lat;         /* [nnodes]: this node -> j, seconds */
-    double *bw;          /* [nnodes]: this node -> j, bytes/s */
-} mca_coll_cloudaware_row_t;
-
-/* Runs by node leaders only. todo[i*n+j] (symmetric) says which node pairs to measure. */
-void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
-                                 const mca_coll_cloudaware_nodemap_t *map,
-                                 const unsigned char *todo, double deadline,
-                                 mca_coll_cloudaware_row_t *row);
-
 /* ---- coll_cloudaware_calibrate.c ---- */
 /* Called from module enable: builds the node map; calibrates now when mode is eager. */
 int mca_coll_cloudaware_calibrate_enable(mca_coll_cloudaware_module_t *m,
@@ -125,7 +85,7 @@ void mca_coll_cloudaware_netview_free(mca_coll_cloudaware_netview_t *net);
 /* Process-wide counters (tests read them from the verbose output at finalize). */
 typedef struct {
     int measurements;     /* calibrations that measured something */
-    int pairs_measured;   /* node pairs measured by those */
+    long long pairs_measured;   /* node pairs measured by those */
     int reuses;           /* calibrations satisfied without measuring */
     int cache_hits;
     int failures;

@@ -49,6 +49,7 @@
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_exchange.h"
+#include "coll_cloudaware_tournament.h"
 
 #include "ompi/mca/pml/pml.h"
 #include "ompi/request/request.h"
