@@ -100,7 +100,7 @@ alone = [[t.alone[h[i]][h[j]] / 8.0 if i != j else 0 for j in range(n)] for i in
 loaded = [[t.loaded[h[i]][h[j]] / 8.0 if i != j else 0 for j in range(n)] for i in range(n)]
 rack = [t.rack_of[h[i]] for i in range(n)]
 
-def partner(i, r, m):            # coll_cloudaware_calibrate_measure.c
+def partner(i, r, m):            # coll_cloudaware_tournament.c
     k = m - 1
     if i == k:
         return (r * (m // 2)) % k

@@ -65,12 +65,15 @@ typedef struct mca_coll_cloudaware_component_t {
     int calib_bandwidth_reps;
     int calib_concurrency;       /* pairs moving bulk data at once per round; 0 = all */
     double calib_budget;         /* seconds */
+    double calib_slack;          /* seconds added for the decision messages */
     int node_leader;             /* which rank of a node leads: 0 lowest, -1 highest */
     char *cache_dir;
     int cache_max_age;           /* seconds; 0 = no limit */
     char *dump_matrix;
     int test_sleep;              /* tests: seconds the leader of test_sleep_node sleeps */
     int test_sleep_node;
+    char *test_fail;             /* tests: local failure point (coll_cloudaware_calibrate.h) */
+    int test_fail_rank;          /* tests: world rank that fails there */
     int test_fake_nodes;         /* tests: split each host into this many pretend nodes */
     /* plan choice (coll_cloudaware_select.c, coll_cloudaware_rules.c, docs/parameters.md) */
     char *rules_file;

@@ -2,94 +2,240 @@
  * Calibration of one communicator: find (or measure) the latency/bandwidth matrix of its nodes,
  * so that every rank ends with the SAME matrix or every rank agrees to fall back.
  *
- * Protocol (all ranks of the communicator; docs/calibration.md):
+ * Protocol (all ranks of the communicator; docs/calibration.md, "Protocol"):
  *   0. node map (local, identical everywhere; coll_cloudaware_nodes.c)
- *   1. exchange "p1", contributor = rank 0: rank 0 looks the node set up in its process store
- *      (earlier calibrations, the matrix file) and, for what is missing, in the cache; it
- *      publishes the known pairs with their values and the action: READY (nothing missing),
- *      MEASURE (missing pairs; the todo set), or FAIL (missing pairs and calibrate=off).
- *      Everyone adopts rank 0's values, so matrices are identical even when processes learnt
- *      different things before.
- *   2. MEASURE only: node leaders run the tournament over the todo pairs with a deadline
- *      (start + coll_cloudaware_calibrate_budget); non-leaders do not measure.
- *   3. exchange "p2", contributors = node leaders: status + measured outbound row. Every rank
- *      decides from the same rows: all OK -> READY with the assembled matrix; otherwise FAIL
- *      with one cause. Only rank 0 prints (the warning, the summary, the dump, the cache).
- * The result joins the process store: later communicators over the same (or fewer) nodes
- * measure nothing.
+ *   1. start message, from rank 0 to every rank (PMIx or PML, coll_cloudaware_exchange.c): rank 0
+ *      looks the node set up in its process store (earlier calibrations, the matrix file) and,
+ *      for what is missing, in the cache; it sends the known pairs with their values, the epoch
+ *      of this calibration and the action: READY (nothing missing), MEASURE (missing pairs), or
+ *      FAIL (missing pairs and calibrate=off). Everyone adopts rank 0's values. This is the
+ *      meeting point: like any collective it waits for every rank; each rank's clock starts
+ *      when it leaves it (rank 0's when it enters it).
+ *   2. MEASURE only: node leaders run the tournament over the missing pairs until
+ *      start + coll_cloudaware_calibrate_budget.
+ *   3. report, from every rank to rank 0: local failures since the start (allocation, receiving
+ *      the start message, measurement buffers), the digests of the matrix and rules files it
+ *      read, and for leaders the measured row.
+ *   4. verdict, from rank 0 to every rank: rank 0 takes reports until start + budget + slack/2,
+ *      then decides READY (with the assembled matrix) or FAIL (with one cause) from them and
+ *      its own clock - FAIL when any report is missing or says a failure, when digests differ,
+ *      or when rank 0 itself is past that time. The others wait for the verdict until their
+ *      start + budget + slack and fall back when none came. Only rank 0 prints the warning.
+ * A rank that failed locally knows the verdict (FAIL) without waiting for it. The result joins
+ * the process store: later communicators over the same (or fewer) nodes measure nothing.
  */
 #include "ompi_config.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_cache.h"
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_store.h"
+#include "coll_cloudaware_exchange.h"
+#include "coll_cloudaware_tournament.h"
+#include "coll_cloudaware_rules.h"
 
+#include "ompi/runtime/mpiruntime.h"
+#include "opal/threads/mutex.h"
+
+/* Process-wide state, shared by the calibrations of all communicators: guarded by calib_lock,
+ * which is never held while communicating (MPI_THREAD_MULTIPLE: concurrent first collectives
+ * on different communicators). */
+static opal_mutex_t calib_lock = OPAL_MUTEX_STATIC_INIT;
 mca_coll_cloudaware_calib_stats_t mca_coll_cloudaware_calib_stats;
 static int stats_world_rank = -1;
 static bool dumped = false;
 static bool file_gap_warned = false;
 static bool cache_dir_warned = false;
+static uint64_t epochs = 0;
 /* Node sets whose calibration failed in this process: later communicators over them fall back
  * at once (decided by their rank 0, like everything else) and quietly. */
 #define MAX_FAILED_KEYS 64
 static uint64_t failed_keys[MAX_FAILED_KEYS];
 static int nfailed_keys = 0;
 
-static bool key_failed(uint64_t key)
-{
-    for (int i = 0; i < nfailed_keys; i++) {
-        if (failed_keys[i] == key) {
-            return true;
-        }
-    }
-    return false;
-}
+#define START_MAGIC 0x43415053u   /* "CAPS" */
 
-static void cache_warning(const char *what, const char *why)
-{
-    bool dir = (0 == strncmp(why, "cache directory", 15));
+enum { START_READY = 0, START_MEASURE = 1, START_FAIL = 2 };
+enum { VERDICT_READY = 0, VERDICT_FAIL = 1 };
 
-    if (dir && cache_dir_warned) {
-        return;
-    }
-    cache_dir_warned = cache_dir_warned || dir;
-    opal_output(0, "coll:cloudaware: warning: %s%s", what, why);
-}
-
-#define P1_MAGIC 0x43415031u   /* "CAP1" */
-#define P2_MAGIC 0x43415032u   /* "CAP2" */
-
-enum { P1_READY = 0, P1_MEASURE = 1, P1_FAIL = 2 };
-
+/* The start message: this header, then L[nn], B[nn] (doubles), known[nn] (bytes). */
 typedef struct {
     uint32_t magic;
     uint32_t action;
     int32_t n;
-    int32_t todo_pairs;
+    int32_t quiet;     /* START_FAIL already reported for this node set */
     uint64_t key;
-    int32_t quiet;     /* P1_FAIL already reported for this node set */
-    int32_t pad;
+    uint64_t epoch;
     char source[64];   /* where rank 0's values came from (verbose) */
-    char cause[256];   /* P1_FAIL */
-} p1_hdr_t;
+    char cause[256];   /* START_FAIL */
+} start_hdr_t;
 
+/* A report: this header, then (leaders after MEASURE, meas >= 0) lat[n], bw[n]. */
 typedef struct {
-    uint32_t magic;
-    int32_t node;
-    int32_t status;
+    mca_coll_cloudaware_msg_t msg;
+    int32_t rank;
+    int32_t local;     /* mca_coll_cloudaware_fail_point_t that failed here; 0 none */
+    int32_t meas;      /* mca_coll_cloudaware_meas_status_t of the row; -1 no row */
     int32_t peer;
-    uint64_t key;
-} p2_hdr_t;
+    uint64_t matrix_digest;
+    uint64_t rules_digest;
+} report_t;
+
+/* The verdict: this header, then (has_matrix) L[nn], B[nn]. */
+typedef struct {
+    mca_coll_cloudaware_msg_t msg;
+    int32_t verdict;
+    int32_t quiet;
+    int32_t has_matrix;
+    int32_t pad;
+    char cause[256];
+} verdict_t;
+
+/* One calibration in progress. */
+typedef struct {
+    struct ompi_communicator_t *comm;
+    mca_coll_cloudaware_netview_t *net;
+    mca_coll_cloudaware_nodemap_t *map;
+    int n;
+    size_t nn;                  /* n * n */
+    double entered, start;      /* when this rank entered calibrate(), left the start message */
+    double measure_deadline;    /* start + budget */
+    double decide_deadline;     /* rank 0: start + budget + slack/2 */
+    double verdict_deadline;    /* start + budget + slack */
+    int local;                  /* first local failure point, 0 none */
+    uint64_t epoch;             /* 0 until the start message arrived */
+    const char *how;            /* "PMIx" / "PML": the start message's path */
+    /* start message */
+    char *start_msg;
+    size_t start_len;
+    start_hdr_t *h;
+    double *L, *B;
+    unsigned char *known;
+    /* after the start */
+    unsigned char *todo;
+    size_t measured;            /* pairs to measure */
+    report_t *report;           /* this rank's report: heap, or emergency_report */
+    size_t report_len;
+    verdict_t *verdict;         /* room for a READY verdict with the matrix */
+    size_t verdict_cap;
+    verdict_t *sent;            /* rank 0: the verdict sent (x->verdict, or a smaller one) */
+    verdict_t received;         /* the others: a verdict without matrix */
+    mca_coll_cloudaware_pending_t sends;   /* the report, or rank 0's verdicts */
+} calib_t;
+
+/* Used when even a few hundred bytes cannot be allocated (then only to say so). Sends read
+ * them after the calibration returns, so they cannot live on its stack. */
+static report_t emergency_report;
+static verdict_t emergency_verdict;
 
 static const char *mode_name(int mode)
 {
     return CLOUDAWARE_CALIBRATE_EAGER == mode ? "eager"
          : CLOUDAWARE_CALIBRATE_LAZY == mode ? "lazy" : "off";
+}
+
+static const char *fail_point_name(int point)
+{
+    switch (point) {
+    case CLOUDAWARE_FAIL_START_ALLOC:
+        return "start-alloc";
+    case CLOUDAWARE_FAIL_START_RECV:
+        return "start-recv";
+    case CLOUDAWARE_FAIL_ALLOC:
+        return "alloc";
+    case CLOUDAWARE_FAIL_MEASURE:
+        return "measure";
+    case CLOUDAWARE_FAIL_REPORT:
+        return "report";
+    default:
+        return "none";
+    }
+}
+
+static const char *fail_point_cause(int point)
+{
+    switch (point) {
+    case CLOUDAWARE_FAIL_START_RECV:
+        return "could not receive rank 0's start message";
+    case CLOUDAWARE_FAIL_MEASURE:
+        return "out of memory for its measurement buffers";
+    default:
+        return "out of memory";
+    }
+}
+
+/* The injected failure happens once per process: in its first calibration that reaches the
+ * point (later communicators over the same nodes then fall back quietly, as after any failure). */
+bool mca_coll_cloudaware_test_fail_here(int point)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    static bool injected = false;
+    bool fail;
+
+    if (NULL == c->test_fail || c->test_fail_rank < 0
+        || c->test_fail_rank != ompi_comm_rank(&ompi_mpi_comm_world.comm)
+        || 0 != strcmp(c->test_fail, fail_point_name(point))) {
+        return false;
+    }
+    OPAL_THREAD_LOCK(&calib_lock);
+    fail = !injected;
+    injected = true;
+    OPAL_THREAD_UNLOCK(&calib_lock);
+    return fail;
+}
+
+/* Records the first local failure of this rank. */
+static void local_failure(calib_t *x, int point)
+{
+    if (0 == x->local) {
+        x->local = point;
+        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, mca_coll_cloudaware_component.output,
+                            "coll:cloudaware: calibration of %s: local failure on rank %d (%s): "
+                            "%s; reported to rank 0", x->comm->c_name, x->map->my_rank,
+                            fail_point_name(point), fail_point_cause(point));
+    }
+}
+
+/* a * b + c in *out, false on overflow. */
+static bool size_muladd(size_t a, size_t b, size_t c, size_t *out)
+{
+    size_t p;
+
+    if (__builtin_mul_overflow(a, b, &p) || __builtin_add_overflow(p, c, out)) {
+        return false;
+    }
+    return true;
+}
+
+static bool key_failed(uint64_t key)
+{
+    bool found = false;
+
+    OPAL_THREAD_LOCK(&calib_lock);
+    for (int i = 0; i < nfailed_keys; i++) {
+        found = found || failed_keys[i] == key;
+    }
+    OPAL_THREAD_UNLOCK(&calib_lock);
+    return found;
+}
+
+static void cache_warning(const char *what, const char *why)
+{
+    bool dir = (0 == strncmp(why, "cache directory", 15)), say;
+
+    OPAL_THREAD_LOCK(&calib_lock);
+    say = !(dir && cache_dir_warned);
+    cache_dir_warned = cache_dir_warned || dir;
+    OPAL_THREAD_UNLOCK(&calib_lock);
+    if (say) {
+        opal_output(0, "coll:cloudaware: warning: %s%s", what, why);
+    }
 }
 
 void mca_coll_cloudaware_netview_free(mca_coll_cloudaware_netview_t *net)
@@ -111,22 +257,22 @@ static int compare_double(const void *a, const void *b)
 /* min / median / max of the off-diagonal entries. */
 static void stats3(const double *v, int n, double *mn, double *med, double *mx)
 {
-    int k = 0;
-    double *tmp = malloc(sizeof(double) * (size_t) (n * n > 0 ? n * n : 1));
+    size_t k = 0, nn = (size_t) n * (size_t) n;
+    double *tmp = malloc(sizeof(double) * (nn > 0 ? nn : 1));
 
     *mn = *med = *mx = 0.0;
     if (NULL == tmp) {
         return;
     }
-    for (int i = 0; i < n; i++) {
-        for (int j = 0; j < n; j++) {
+    for (size_t i = 0; i < (size_t) n; i++) {
+        for (size_t j = 0; j < (size_t) n; j++) {
             if (i != j) {
                 tmp[k++] = v[i * n + j];
             }
         }
     }
     if (k > 0) {
-        qsort(tmp, (size_t) k, sizeof(double), compare_double);
+        qsort(tmp, k, sizeof(double), compare_double);
         *mn = tmp[0];
         *mx = tmp[k - 1];
         *med = (k % 2) ? tmp[k / 2] : 0.5 * (tmp[k / 2 - 1] + tmp[k / 2]);
@@ -134,15 +280,15 @@ static void stats3(const double *v, int n, double *mn, double *med, double *mx)
     free(tmp);
 }
 
-static void summary(struct ompi_communicator_t *comm, const mca_coll_cloudaware_nodemap_t *map,
-                    const double *L, const double *B, int measured, double elapsed,
-                    const char *how)
+static void summary(calib_t *x, double elapsed)
 {
-    int n = map->nnodes, asym = 0, pairs = n * (n - 1) / 2;
+    int n = x->n;
+    size_t asym = 0, pairs = (size_t) n * (size_t) (n - 1) / 2;
+    const double *L = x->L, *B = x->B;
     double lmin, lmed, lmax, bmin, bmed, bmax;
 
-    for (int i = 0; i < n; i++) {
-        for (int j = i + 1; j < n; j++) {
+    for (size_t i = 0; i < (size_t) n; i++) {
+        for (size_t j = i + 1; j < (size_t) n; j++) {
             double a = B[i * n + j], b = B[j * n + i], hi = a > b ? a : b;
             if (hi > 0 && fabs(a - b) / hi > 0.10) {
                 asym++;
@@ -152,35 +298,41 @@ static void summary(struct ompi_communicator_t *comm, const mca_coll_cloudaware_
     stats3(L, n, &lmin, &lmed, &lmax);
     stats3(B, n, &bmin, &bmed, &bmax);
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, mca_coll_cloudaware_component.output,
-                        "coll:cloudaware: calibration summary for %s: %d nodes, %d of %d pairs "
+                        "coll:cloudaware: calibration summary for %s: %d nodes, %zu of %zu pairs "
                         "measured in %.3f s (%s exchange); latency min/median/max "
                         "%.1f/%.1f/%.1f us; bandwidth min/median/max %.3g/%.3g/%.3g MB/s; "
-                        "asymmetric pairs (>10%%) %d of %d", comm->c_name, n, measured, pairs,
-                        elapsed, how, lmin * 1e6, lmed * 1e6, lmax * 1e6, bmin / 1e6,
+                        "asymmetric pairs (>10%%) %zu of %zu", x->comm->c_name, n, x->measured,
+                        pairs, elapsed, x->how, lmin * 1e6, lmed * 1e6, lmax * 1e6, bmin / 1e6,
                         bmed / 1e6, bmax / 1e6, asym, pairs);
 }
 
 /* Rank 0's view of the node set: the store, then (for what is missing) the cache and, for
- * hosts the matrix file does not cover, one warning. Fills the p1 blob. */
-static void root_view(const mca_coll_cloudaware_nodemap_t *map, p1_hdr_t *h, unsigned char *known,
-                      double *L, double *B)
+ * hosts the matrix file does not cover, one warning. Fills the start message. */
+static void root_view(calib_t *x)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    int n = map->nnodes, have, all = n * (n - 1), todo = 0;
+    const mca_coll_cloudaware_nodemap_t *map = x->map;
+    start_hdr_t *h = x->h;
+    int n = x->n, have;
+    long long all = (long long) n * (n - 1);   /* ordered pairs */
+    size_t todo = 0;
+    bool warn_gap = false;
     char why[1024];
 
-    have = mca_coll_cloudaware_store_lookup(n, map->hosts, L, B, known);
+    have = mca_coll_cloudaware_store_lookup(n, map->hosts, x->L, x->B, x->known);
     snprintf(h->source, sizeof(h->source), "this process's store");
     if (have < all) {
-        if (mca_coll_cloudaware_cache_load(n, map->hosts, map->key, L, B, known, why,
+        if (mca_coll_cloudaware_cache_load(n, map->hosts, map->key, x->L, x->B, x->known, why,
                                            sizeof(why))) {
             have = all;
+            OPAL_THREAD_LOCK(&calib_lock);
             mca_coll_cloudaware_calib_stats.cache_hits++;
+            OPAL_THREAD_UNLOCK(&calib_lock);
             snprintf(h->source, sizeof(h->source), "the cache");
             opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                                 "coll:cloudaware: calibration: cache hit for %d nodes (key "
                                 "%016llx)", n, (unsigned long long) map->key);
-            (void) mca_coll_cloudaware_store_merge(n, map->hosts, L, B, known);
+            (void) mca_coll_cloudaware_store_merge(n, map->hosts, x->L, x->B, x->known);
         } else if ('\0' != why[0]) {
             char tail[1100];
             snprintf(tail, sizeof(tail), "%s; %s", why,
@@ -190,11 +342,16 @@ static void root_view(const mca_coll_cloudaware_nodemap_t *map, p1_hdr_t *h, uns
             cache_warning("", tail);
         }
     }
-    if (have < all && NULL != mca_coll_cloudaware_store_matrix_file() && !file_gap_warned) {
+    if (have < all && NULL != mca_coll_cloudaware_store_matrix_file()) {
+        OPAL_THREAD_LOCK(&calib_lock);
+        warn_gap = !file_gap_warned;
+        file_gap_warned = true;
+        OPAL_THREAD_UNLOCK(&calib_lock);
+    }
+    if (warn_gap) {
         const cacore_matrix_t *f = mca_coll_cloudaware_store_matrix_file();
         for (int i = 0; i < n; i++) {
             if (cacore_matrix_find_host(f, map->hosts[i]) < 0) {
-                file_gap_warned = true;
                 opal_output(0, "coll:cloudaware: warning: coll_cloudaware_matrix_file %s does "
                             "not cover host %s (a matrix for other hosts?); %s",
                             c->matrix_file, map->hosts[i],
@@ -204,68 +361,217 @@ static void root_view(const mca_coll_cloudaware_nodemap_t *map, p1_hdr_t *h, uns
             }
         }
     }
-    h->magic = P1_MAGIC;
-    h->n = n;
-    h->key = map->key;
-    for (int i = 0; i < n; i++) {
-        for (int j = i + 1; j < n; j++) {
-            if (!known[i * n + j] || !known[j * n + i]) {
+    for (size_t i = 0; i < (size_t) n; i++) {
+        for (size_t j = i + 1; j < (size_t) n; j++) {
+            if (!x->known[i * n + j] || !x->known[j * n + i]) {
                 todo++;
             }
         }
     }
-    h->todo_pairs = todo;
     if (0 == todo) {
-        h->action = P1_READY;
+        h->action = START_READY;
     } else if (key_failed(map->key)) {
-        h->action = P1_FAIL;
+        h->action = START_FAIL;
         h->quiet = 1;
         snprintf(h->cause, sizeof(h->cause), "an earlier calibration of these %d nodes failed "
                  "in this job", n);
     } else if (CLOUDAWARE_CALIBRATE_OFF == c->calibrate_mode) {
-        h->action = P1_FAIL;
+        h->action = START_FAIL;
         snprintf(h->cause, sizeof(h->cause),
-                 "%d node pairs are unknown (no matrix file or cache entry covers them) and "
+                 "%zu node pairs are unknown (no matrix file or cache entry covers them) and "
                  "coll_cloudaware_calibrate=off", todo);
     } else {
-        h->action = P1_MEASURE;
+        h->action = START_MEASURE;
     }
 }
 
-/* The agreed cause of a failed measurement, computed from the rows every rank holds. */
-static void failure_cause(const mca_coll_cloudaware_nodemap_t *map, p2_hdr_t **hdr, char *cause,
-                          size_t len)
+/* A fresh epoch for a calibration rank 0 coordinates: distinct from every other calibration
+ * on any communicator (this process's count, its pid and the time), never 0. */
+static uint64_t new_epoch(void)
+{
+    struct timespec ts;
+    uint64_t e;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    OPAL_THREAD_LOCK(&calib_lock);
+    e = ++epochs;
+    OPAL_THREAD_UNLOCK(&calib_lock);
+    e = (e << 40) ^ ((uint64_t) getpid() << 20) ^ (uint64_t) ts.tv_sec * 1000000000ULL
+        ^ (uint64_t) ts.tv_nsec;
+    return 0 == e ? 1 : e;
+}
+
+/* Step 1: the start message. Every rank takes part, whatever fails locally. */
+static void step_start(calib_t *x)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    int n = map->nnodes, *awaited = calloc((size_t) n, sizeof(int)), worst = -1;
+    start_hdr_t fallback;
+    size_t rootlen;
+    int rc;
+
+    /* hdr + nn * (2 doubles + 1 byte): overflow-checked (n is at most the communicator size) */
+    if (!size_muladd(x->nn, 2 * sizeof(double) + 1, sizeof(start_hdr_t), &x->start_len)
+        || mca_coll_cloudaware_test_fail_here(CLOUDAWARE_FAIL_START_ALLOC)
+        || NULL == (x->start_msg = calloc(1, x->start_len))) {
+        local_failure(x, CLOUDAWARE_FAIL_START_ALLOC);
+    } else {
+        x->h = (start_hdr_t *) x->start_msg;
+        x->L = (double *) (x->start_msg + sizeof(start_hdr_t));
+        x->B = x->L + x->nn;
+        x->known = (unsigned char *) (x->B + x->nn);
+    }
+    if (0 == x->map->my_rank) {
+        x->epoch = new_epoch();
+        if (NULL != x->start_msg) {
+            root_view(x);
+        } else {
+            /* Rank 0 has no view: the others get a short message, which they report as not
+             * received; the verdict says rank 0 ran out of memory. */
+            memset(&fallback, 0, sizeof(fallback));
+        }
+        start_hdr_t *h = (NULL != x->start_msg) ? x->h : &fallback;
+        h->magic = START_MAGIC;
+        h->n = x->n;
+        h->key = x->map->key;
+        h->epoch = x->epoch;
+        rootlen = (NULL != x->start_msg) ? x->start_len : sizeof(fallback);
+        x->start = mca_coll_cloudaware_now();   /* before anyone else's start */
+        (void) mca_coll_cloudaware_exchange_start(x->comm, h, x->start_len, rootlen, &x->how);
+    } else {
+        rc = mca_coll_cloudaware_exchange_start(x->comm, x->start_msg, x->start_len, 0, &x->how);
+        x->start = mca_coll_cloudaware_now();
+        if (NULL != x->start_msg
+            && (OMPI_SUCCESS != rc || START_MAGIC != x->h->magic || x->h->n != x->n
+                || x->h->key != x->map->key || 0 == x->h->epoch
+                || mca_coll_cloudaware_test_fail_here(CLOUDAWARE_FAIL_START_RECV))) {
+            local_failure(x, CLOUDAWARE_FAIL_START_RECV);
+        }
+        if (0 == x->local) {
+            x->epoch = x->h->epoch;
+        }
+    }
+    x->measure_deadline = x->start + c->calib_budget;
+    x->decide_deadline = x->start + c->calib_budget + 0.5 * c->calib_slack;
+    x->verdict_deadline = x->start + c->calib_budget + c->calib_slack;
+}
+
+/* Step 2: what to measure, and the buffers for the rest. */
+static void step_prepare(calib_t *x)
+{
+    int n = x->n;
+
+    if (0 != x->local) {
+        return;
+    }
+    if (!size_muladd(x->nn, 2 * sizeof(double), sizeof(verdict_t), &x->verdict_cap)
+        || mca_coll_cloudaware_test_fail_here(CLOUDAWARE_FAIL_ALLOC)
+        || NULL == (x->todo = calloc(x->nn > 0 ? x->nn : 1, 1))
+        || NULL == (x->verdict = malloc(x->verdict_cap))) {
+        local_failure(x, CLOUDAWARE_FAIL_ALLOC);
+        return;
+    }
+    if (START_MEASURE != x->h->action) {
+        return;
+    }
+    for (size_t i = 0; i < (size_t) n; i++) {
+        for (size_t j = i + 1; j < (size_t) n; j++) {
+            if (!x->known[i * n + j] || !x->known[j * n + i]) {
+                x->todo[i * n + j] = x->todo[j * n + i] = 1;
+                x->measured++;
+            }
+        }
+    }    if (0 == x->map->my_rank) {
+        mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                            "coll:cloudaware: calibration of %s (%s): measuring %zu of %zu node "
+                            "pairs among %d node leaders, %d rounds, budget %g s",
+                            x->comm->c_name, mode_name(c->calibrate_mode), x->measured,
+                            (size_t) n * (size_t) (n - 1) / 2, n, n - 1 + (n % 2),
+                            c->calib_budget);
+    }
+}
+
+/* Step 3: leaders measure (MEASURE only); every rank writes its report. */
+static void step_measure_and_report(calib_t *x)
+{
+    const mca_coll_cloudaware_nodemap_t *map = x->map;
+    bool leader = (map->leaders[map->my_node] == map->my_rank);
+    bool row = leader && NULL != x->todo && START_MEASURE == x->h->action;
+    size_t len = sizeof(report_t);
+    report_t *r;
+
+    if (row && !size_muladd((size_t) x->n, 2 * sizeof(double), sizeof(report_t), &len)) {
+        len = sizeof(report_t);
+        row = false;
+        local_failure(x, CLOUDAWARE_FAIL_REPORT);
+    }
+    if (mca_coll_cloudaware_test_fail_here(CLOUDAWARE_FAIL_REPORT)
+        || NULL == (x->report = calloc(1, len))) {
+        local_failure(x, CLOUDAWARE_FAIL_REPORT);
+        len = sizeof(report_t);
+        row = false;
+        if (NULL == x->report && NULL == (x->report = calloc(1, len))) {
+            x->report = &emergency_report;
+        }
+    }
+    r = x->report;
+    memset(r, 0, sizeof(*r));
+    r->meas = -1;
+    r->peer = -1;
+    if (row) {
+        mca_coll_cloudaware_row_t mrow;
+        mrow.lat = (double *) (r + 1);
+        mrow.bw = mrow.lat + x->n;
+        mca_coll_cloudaware_measure(x->comm, map, x->todo, x->measure_deadline, &mrow);
+        if (CLOUDAWARE_MEAS_NOMEM == mrow.status) {
+            local_failure(x, CLOUDAWARE_FAIL_MEASURE);
+        }
+        r->meas = mrow.status;
+        r->peer = mrow.peer;
+    }
+    r->msg.magic = CLOUDAWARE_MSG_MAGIC;
+    r->msg.tag = (uint32_t) CLOUDAWARE_TAG_REPORT;
+    r->msg.epoch = x->epoch;
+    r->rank = map->my_rank;
+    r->local = x->local;
+    r->matrix_digest = cacore_matrix_digest(mca_coll_cloudaware_store_matrix_file());
+    r->rules_digest = mca_coll_cloudaware_rules_digest();
+    x->report_len = len;
+}
+
+/* The cause of a failed measurement, from the leaders' rows (rank 0). */
+static void measure_cause(calib_t *x, report_t **rep, char *cause, size_t len)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    const mca_coll_cloudaware_nodemap_t *map = x->map;
+    int n = x->n, *awaited = calloc((size_t) n, sizeof(int)), worst = -1;
 
     for (int i = 0; i < n; i++) {
-        if (CLOUDAWARE_MEAS_LATE == hdr[i]->status) {
+        const report_t *r = rep[map->leaders[i]];
+        if (CLOUDAWARE_MEAS_LATE == r->meas) {
             snprintf(cause, len, "the leader of node %s (rank %d) started measuring after the "
                      "time budget (coll_cloudaware_calibrate_budget = %g s) had run out",
                      map->hosts[i], map->leaders[i], c->calib_budget);
-            free(awaited);
-            return;
+            goto out;
         }
     }
     for (int i = 0; i < n; i++) {
-        if (CLOUDAWARE_MEAS_ERROR == hdr[i]->status) {
+        const report_t *r = rep[map->leaders[i]];
+        if (CLOUDAWARE_MEAS_ERROR == r->meas) {
             snprintf(cause, len, "point-to-point error on node %s talking to node %s",
-                     map->hosts[i], hdr[i]->peer >= 0 ? map->hosts[hdr[i]->peer] : "?");
-            free(awaited);
-            return;
+                     map->hosts[i], r->peer >= 0 && r->peer < n ? map->hosts[r->peer] : "?");
+            goto out;
         }
     }
-    if (NULL != awaited) {
-        for (int i = 0; i < n; i++) {
-            if (CLOUDAWARE_MEAS_TIMEOUT == hdr[i]->status && hdr[i]->peer >= 0) {
-                awaited[hdr[i]->peer]++;
-            }
+    for (int i = 0; NULL != awaited && i < n; i++) {
+        const report_t *r = rep[map->leaders[i]];
+        if (CLOUDAWARE_MEAS_TIMEOUT == r->meas && r->peer >= 0 && r->peer < n) {
+            awaited[r->peer]++;
         }
-        for (int i = 0; i < n; i++) {
-            if (awaited[i] > 0 && (worst < 0 || awaited[i] > awaited[worst])) {
-                worst = i;
-            }
+    }
+    for (int i = 0; NULL != awaited && i < n; i++) {
+        if (awaited[i] > 0 && (worst < 0 || awaited[i] > awaited[worst])) {
+            worst = i;
         }
     }
     if (worst >= 0) {
@@ -276,278 +582,395 @@ static void failure_cause(const mca_coll_cloudaware_nodemap_t *map, p2_hdr_t **h
         snprintf(cause, len, "the time budget (coll_cloudaware_calibrate_budget = %g s) ran out",
                  c->calib_budget);
     }
+out:
     free(awaited);
 }
 
-static void fail_quiet(mca_coll_cloudaware_netview_t *net, struct ompi_communicator_t *comm,
-                       const char *cause, bool quiet)
+/* Rank 0: the verdict from the reports rep[0..nranks) (NULL: none came) and its own clock. */
+static void decide(calib_t *x, report_t **rep, verdict_t *v, size_t *vlen)
 {
-    net->state = CLOUDAWARE_NET_FAILED;
-    mca_coll_cloudaware_calib_stats.failures++;
-    if (!key_failed(net->map->key) && nfailed_keys < MAX_FAILED_KEYS) {
-        failed_keys[nfailed_keys++] = net->map->key;
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    const mca_coll_cloudaware_nodemap_t *map = x->map;
+    int n = x->n, nr = map->nranks, missing = -1, nmissing = 0;
+    char *cause = v->cause;
+    size_t clen = sizeof(v->cause);
+
+    v->verdict = VERDICT_FAIL;
+    v->has_matrix = 0;
+    *vlen = sizeof(verdict_t);
+    /* Late reports first: the leaders (who measure), then the others. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int r = 0; r < nr; r++) {
+            bool lead = (map->leaders[map->rank_node[r]] == r);
+            if (NULL == rep[r] && lead == (0 == pass)) {
+                nmissing++;
+                missing = missing < 0 ? r : missing;
+            }
+        }
     }
-    if (quiet) {
+    if (missing >= 0) {
+        snprintf(cause, clen, "rank %d (%snode %s)%s did not report within the time budget "
+                 "(coll_cloudaware_calibrate_budget = %g s + %g s)", missing,
+                 map->leaders[map->rank_node[missing]] == missing ? "the leader of " : "",
+                 map->hosts[map->rank_node[missing]],
+                 nmissing > 1 ? " and others" : "", c->calib_budget, 0.5 * c->calib_slack);
+        return;
+    }
+    /* Every report is here, but rank 0 itself is late (it was stalled): the others may have
+     * stopped waiting for the verdict. */
+    if (mca_coll_cloudaware_now() > x->decide_deadline) {
+        snprintf(cause, clen, "rank 0 (node %s) itself reached the decision after the time "
+                 "budget (coll_cloudaware_calibrate_budget = %g s + %g s) had run out",
+                 map->hosts[map->my_node], c->calib_budget, 0.5 * c->calib_slack);
+        return;
+    }
+    for (int r = 0; r < nr; r++) {
+        if (0 != rep[r]->local) {
+            snprintf(cause, clen, "rank %d (node %s): %s", r, map->hosts[map->rank_node[r]],
+                     fail_point_cause(rep[r]->local));
+            return;
+        }
+    }
+    for (int r = 1; r < nr; r++) {
+        const char *what = NULL, *param = NULL;
+        if (rep[r]->matrix_digest != rep[0]->matrix_digest) {
+            what = "matrix";
+            param = c->matrix_file;
+        } else if (rep[r]->rules_digest != rep[0]->rules_digest) {
+            what = "rules";
+            param = c->rules_file;
+        }
+        if (NULL != what) {
+            snprintf(cause, clen, "ranks read different coll_cloudaware_%s_file content (%s; "
+                     "rank 0 and rank %d on node %s differ)", what,
+                     NULL != param ? param : "", r, map->hosts[map->rank_node[r]]);
+            return;
+        }
+    }
+    if (START_FAIL == x->h->action) {
+        v->quiet = x->h->quiet;
+        snprintf(cause, clen, "%s", x->h->cause);
+        return;
+    }
+    if (START_MEASURE == x->h->action) {
+        for (int i = 0; i < n; i++) {
+            if (CLOUDAWARE_MEAS_OK != rep[map->leaders[i]]->meas) {
+                measure_cause(x, rep, cause, clen);
+                return;
+            }
+        }
+        for (size_t i = 0; i < (size_t) n; i++) {
+            const double *lat = (const double *) (rep[map->leaders[i]] + 1), *bw = lat + n;
+            for (size_t j = 0; j < (size_t) n; j++) {
+                if (i == j || !x->todo[i * n + j]) {
+                    continue;
+                }
+                if (!(isfinite(lat[j]) && lat[j] >= 0 && isfinite(bw[j]) && bw[j] > 0)) {
+                    snprintf(cause, clen, "invalid measurement from node %s to %s",
+                             map->hosts[i], map->hosts[j]);
+                    return;
+                }
+                x->L[i * n + j] = lat[j];
+                x->B[i * n + j] = bw[j];
+                x->known[i * n + j] = 1;
+            }
+        }
+        v->has_matrix = 1;
+        memcpy(v + 1, x->L, sizeof(double) * x->nn);
+        memcpy((double *) (v + 1) + x->nn, x->B, sizeof(double) * x->nn);
+        *vlen = x->verdict_cap;
+    }
+    v->verdict = VERDICT_READY;
+    cause[0] = '\0';
+}
+
+/* Step 4, rank 0: collect the reports, decide, send the verdict to everyone. */
+static verdict_t *step_coordinate(calib_t *x)
+{
+    const mca_coll_cloudaware_nodemap_t *map = x->map;
+    int nr = map->nranks;
+    size_t leader_cap = sizeof(report_t) + 2 * sizeof(double) * (size_t) x->n, vlen = 0;
+    mca_coll_cloudaware_recv_t *recvs = calloc((size_t) nr, sizeof(*recvs));
+    report_t **rep = calloc((size_t) nr, sizeof(report_t *));
+    verdict_t *v = (NULL != x->verdict && 0 == x->local) ? x->verdict : NULL;
+    bool ok = (NULL != recvs && NULL != rep);
+
+    for (int r = 1; ok && r < nr; r++) {
+        bool lead = (map->leaders[map->rank_node[r]] == r);
+        recvs[r].cap = lead ? leader_cap : sizeof(report_t);
+        recvs[r].from = r;
+        recvs[r].tag = CLOUDAWARE_TAG_REPORT;
+        recvs[r].epoch = x->epoch;
+        if (NULL == (recvs[r].buf = calloc(1, recvs[r].cap))) {
+            ok = false;
+        }
+    }
+    if (!ok) {
+        local_failure(x, CLOUDAWARE_FAIL_ALLOC);
+    } else {
+        for (int r = 1; r < nr; r++) {
+            mca_coll_cloudaware_recv_post(x->comm, &recvs[r]);
+        }
+        (void) mca_coll_cloudaware_recv_wait(recvs + 1, nr - 1, x->decide_deadline);
+        rep[0] = x->report;
+        rep[0]->local = x->local;
+        for (int r = 1; r < nr; r++) {
+            report_t *p = (report_t *) recvs[r].buf;
+            bool lead = (map->leaders[map->rank_node[r]] == r);
+            /* A report counts when complete: its row present exactly when the rank measured
+             * (or failed locally, then without a row). */
+            if (CLOUDAWARE_RECV_DONE == recvs[r].state && p->rank == r
+                && (recvs[r].len == sizeof(report_t)
+                    || (lead && recvs[r].len == leader_cap && p->meas >= 0))) {
+                rep[r] = p;
+                if (0 == p->local && recvs[r].len == sizeof(report_t) && lead
+                    && START_MEASURE == x->h->action) {
+                    p->local = CLOUDAWARE_FAIL_REPORT;   /* a leader without its row */
+                }
+            }
+        }
+    }
+    if (NULL == v && NULL == (v = malloc(sizeof(*v)))) {
+        v = &emergency_verdict;
+    }
+    memset(v, 0, sizeof(*v));
+    if (!ok || 0 != x->local) {
+        snprintf(v->cause, sizeof(v->cause), "rank 0 (node %s): %s",
+                 map->hosts[map->my_node], fail_point_cause(x->local));
+        v->verdict = VERDICT_FAIL;
+        vlen = sizeof(verdict_t);
+    } else {
+        decide(x, rep, v, &vlen);
+    }
+    /* One warning per node set: it was given when these nodes failed the first time. */
+    if (VERDICT_FAIL == v->verdict && key_failed(map->key)) {
+        v->quiet = 1;
+    }
+    v->msg.magic = CLOUDAWARE_MSG_MAGIC;
+    v->msg.tag = (uint32_t) CLOUDAWARE_TAG_VERDICT;
+    v->msg.epoch = x->epoch;
+    for (int r = 1; r < nr; r++) {
+        (void) mca_coll_cloudaware_send_post(x->comm, &x->sends, r, CLOUDAWARE_TAG_VERDICT, v,
+                                             vlen);
+    }
+    x->sent = v;
+    if (NULL != recvs) {
+        for (int r = 1; r < nr; r++) {
+            free(recvs[r].buf);
+        }
+    }
+    free(recvs);
+    free(rep);
+    return v;
+}
+
+/* Step 4, every other rank: report, then wait for the verdict. NULL: none came. */
+static verdict_t *step_await(calib_t *x)
+{
+    mca_coll_cloudaware_recv_t vr;
+    verdict_t *v = NULL;
+
+    (void) mca_coll_cloudaware_send_post(x->comm, &x->sends, 0, CLOUDAWARE_TAG_REPORT,
+                                         x->report, x->report_len);
+    if (0 != x->epoch) {
+        memset(&vr, 0, sizeof(vr));
+        vr.buf = (NULL != x->verdict && 0 == x->local) ? (void *) x->verdict
+                                                       : (void *) &x->received;
+        vr.cap = (NULL != x->verdict && 0 == x->local) ? x->verdict_cap : sizeof(verdict_t);
+        vr.from = 0;
+        vr.tag = CLOUDAWARE_TAG_VERDICT;
+        vr.epoch = x->epoch;
+        mca_coll_cloudaware_recv_post(x->comm, &vr);
+        (void) mca_coll_cloudaware_recv_wait(&vr, 1, x->verdict_deadline);
+        if (CLOUDAWARE_RECV_DONE == vr.state && vr.len >= sizeof(verdict_t)) {
+            v = (verdict_t *) vr.buf;
+            if (VERDICT_READY == v->verdict
+                && (0 != x->local
+                    || (v->has_matrix && vr.len != x->verdict_cap)
+                    || (!v->has_matrix && vr.len != sizeof(verdict_t)))) {
+                v = NULL;   /* cannot happen with a well-behaved rank 0 */
+            }
+        }
+    }
+    /* Without the epoch (the start message did not arrive) the verdict is FAIL anyway: this
+     * rank's report says so, or rank 0 does not get it in time. */
+    return v;
+}
+
+static void record_failure(calib_t *x, const char *cause, bool quiet, bool warn)
+{
+    mca_coll_cloudaware_netview_t *net = x->net;
+    bool known = false;
+
+    net->state = CLOUDAWARE_NET_FAILED;
+    OPAL_THREAD_LOCK(&calib_lock);
+    mca_coll_cloudaware_calib_stats.failures++;
+    for (int i = 0; i < nfailed_keys; i++) {
+        known = known || failed_keys[i] == x->map->key;
+    }
+    if (!known && nfailed_keys < MAX_FAILED_KEYS) {
+        failed_keys[nfailed_keys++] = x->map->key;
+    }
+    OPAL_THREAD_UNLOCK(&calib_lock);
+    if (quiet || !warn) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, mca_coll_cloudaware_component.output,
                             "coll:cloudaware: no calibration for %s: %s; previous collectives",
-                            comm->c_name, cause);
-    } else if (0 == net->map->my_rank) {
+                            x->comm->c_name, cause);
+    } else {
         opal_output(0, "coll:cloudaware: warning: calibration of %s (%d nodes) failed: %s; this "
-                    "communicator uses the previous collectives", comm->c_name,
-                    net->map->nnodes, cause);
+                    "communicator uses the previous collectives", x->comm->c_name, x->n, cause);
     }
 }
 
-static void fail(mca_coll_cloudaware_netview_t *net, struct ompi_communicator_t *comm,
-                 const char *cause)
+/* Rank 0 after READY: verbose lines, the cache entry, the dump. */
+static void report_success(calib_t *x)
 {
-    fail_quiet(net, comm, cause, false);
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    double elapsed = mca_coll_cloudaware_now() - x->start;
+    char err[512];
+    bool dump;
+
+    if (x->measured > 0) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                            "coll:cloudaware: calibration: measured %zu pairs", x->measured);
+        summary(x, elapsed);
+        if (!mca_coll_cloudaware_cache_store(x->net->matrix, x->map->key, err, sizeof(err))) {
+            cache_warning("not caching the measured matrix: ", err);
+        }
+    } else {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                            "coll:cloudaware: calibration of %s: %d nodes known from %s, "
+                            "measured 0 pairs (%.3f s)", x->comm->c_name, x->n, x->h->source,
+                            elapsed);
+    }
+    /* What measured is always written; otherwise a job-wide communicator's matrix, once, so a
+     * sub-communicator's smaller view never overwrites the whole job's. */
+    if (NULL == c->dump_matrix || '\0' == c->dump_matrix[0]) {
+        return;
+    }
+    OPAL_THREAD_LOCK(&calib_lock);
+    dump = x->measured > 0
+        || (!dumped && ompi_comm_size(x->comm) == ompi_comm_size(&ompi_mpi_comm_world.comm));
+    OPAL_THREAD_UNLOCK(&calib_lock);
+    if (!dump) {
+        return;
+    }
+    /* Atomic (temp file + rename, 0600): a symlink at the path is replaced, never followed. */
+    if (CACORE_OK != cacore_matrix_write_file(x->net->matrix, c->dump_matrix, err, sizeof(err))) {
+        opal_output(0, "coll:cloudaware: warning: coll_cloudaware_dump_matrix: %s", err);
+        return;
+    }
+    OPAL_THREAD_LOCK(&calib_lock);
+    dumped = true;
+    OPAL_THREAD_UNLOCK(&calib_lock);
+    opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                        "coll:cloudaware: wrote the matrix of %s (%d nodes) to %s",
+                        x->comm->c_name, x->n, c->dump_matrix);
+}
+
+/* Step 5: act on the verdict (NULL: none came in time). */
+static void step_apply(calib_t *x, const verdict_t *v)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    bool root = (0 == x->map->my_rank);
+    int n = x->n;
+    char err[512];
+
+    opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                        "coll:cloudaware: calibration verdict of %s on rank %d: %s after %.3f s "
+                        "(budget %g s + slack %g s)", x->comm->c_name, x->map->my_rank,
+                        (NULL != v && VERDICT_READY == v->verdict) ? "READY" : "FAIL",
+                        mca_coll_cloudaware_now() - x->start, c->calib_budget, c->calib_slack);
+    if (NULL == v) {
+        record_failure(x, 0 != x->local ? fail_point_cause(x->local)
+                                        : "no verdict from rank 0 within the time budget",
+                       false, false);
+        return;
+    }
+    if (VERDICT_READY != v->verdict) {
+        record_failure(x, v->cause, 0 != v->quiet, root);
+        return;
+    }
+    if (v->has_matrix && !root) {
+        memcpy(x->L, v + 1, sizeof(double) * x->nn);
+        memcpy(x->B, (const double *) (v + 1) + x->nn, sizeof(double) * x->nn);
+        for (size_t i = 0; i < (size_t) n; i++) {
+            for (size_t j = 0; j < (size_t) n; j++) {
+                if (x->todo[i * n + j]) {
+                    x->known[i * n + j] = 1;
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < (size_t) n; i++) {
+        x->L[i * n + i] = 0.0;
+        x->B[i * n + i] = 0.0;
+    }
+    if (CACORE_OK != cacore_matrix_create(n, (const char *const *) x->map->hosts, x->L, x->B,
+                                          &x->net->matrix, err, sizeof(err))) {
+        /* The values passed rank 0's checks, so this is out of memory after the agreed
+         * verdict: falling back alone would run other algorithms than the other ranks. */
+        opal_output(0, "coll:cloudaware: error: calibration of %s: %s after every rank agreed "
+                    "on the matrix; aborting rather than diverging", x->comm->c_name, err);
+        ompi_mpi_abort(x->comm, 1);
+        return;
+    }
+    x->net->state = CLOUDAWARE_NET_READY;
+    (void) mca_coll_cloudaware_store_merge(n, x->map->hosts, x->L, x->B, x->known);
+    OPAL_THREAD_LOCK(&calib_lock);
+    if (x->measured > 0) {
+        mca_coll_cloudaware_calib_stats.measurements++;
+        mca_coll_cloudaware_calib_stats.pairs_measured += (long long) x->measured;
+    } else {
+        mca_coll_cloudaware_calib_stats.reuses++;
+    }
+    OPAL_THREAD_UNLOCK(&calib_lock);
+    if (root) {
+        report_success(x);
+    }
 }
 
 static int calibrate(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm)
 {
-    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    mca_coll_cloudaware_netview_t *net = m->net;
-    mca_coll_cloudaware_nodemap_t *map = net->map;
-    int n = map->nnodes, nn = n * n, measured = 0, root = 0;
-    double start = mca_coll_cloudaware_now(), deadline = start + c->calib_budget;
-    size_t p1len = sizeof(p1_hdr_t) + (size_t) nn * (1 + 2 * sizeof(double));
-    size_t p2len = sizeof(p2_hdr_t) + (size_t) n * 2 * sizeof(double);
-    char *p1 = calloc(1, p1len), *p2 = NULL, err[512], cause[512];
-    void **rows = calloc((size_t) n, sizeof(void *));
-    size_t *rowlen = calloc((size_t) n, sizeof(size_t));
-    p2_hdr_t **hdr = calloc((size_t) n, sizeof(p2_hdr_t *));
-    void *got = NULL;
-    size_t gotlen = 0;
-    const char *how = "no";
-    double *L = NULL, *B = NULL;
-    unsigned char *known, *todo = NULL;
-    p1_hdr_t *h;
+    calib_t x;
+    const verdict_t *v;
 
+    memset(&x, 0, sizeof(x));
+    x.comm = comm;
+    x.net = m->net;
+    x.map = m->net->map;
+    x.n = x.map->nnodes;
+    x.nn = (size_t) x.n * (size_t) x.n;
+    x.entered = mca_coll_cloudaware_now();
+    x.how = "no";
+    OPAL_THREAD_LOCK(&calib_lock);
     if (stats_world_rank < 0) {
         stats_world_rank = ompi_comm_rank(&ompi_mpi_comm_world.comm);
     }
-    if (NULL == p1 || NULL == rows || NULL == rowlen || NULL == hdr) {
-        /* Without these buffers this rank cannot take part in the exchange. Known gap: the
-         * other ranks then wait in it (a few KiB up to n*n*17 bytes, 71 MB at 2048 nodes);
-         * the later allocation failures below are survived, as a stalled peer is. */
-        fail(net, comm, "out of memory");
-        goto out;
-    }
-    h = (p1_hdr_t *) p1;
-    known = (unsigned char *) (p1 + sizeof(p1_hdr_t));
+    OPAL_THREAD_UNLOCK(&calib_lock);
 
-    /* 1. Rank 0's view, adopted by everyone. A 1-node set has nothing to agree on. */
-    if (1 == n) {
-        double z = 0.0;
-        if (CACORE_OK != cacore_matrix_create(1, (const char *const *) map->hosts, &z, &z,
-                                              &net->matrix, err, sizeof(err))) {
-            fail(net, comm, err);
-        } else {
-            net->state = CLOUDAWARE_NET_READY;
-        }
-        goto out;
-    }
-    {
-        double *l = malloc(sizeof(double) * (size_t) nn), *b = malloc(sizeof(double) * (size_t) nn);
-        if (NULL == l || NULL == b) {
-            free(l);
-            free(b);
-            goto out_nomem_exchange;
-        }
-        if (0 == map->my_rank) {
-            root_view(map, h, known, l, b);
-            memcpy(p1 + sizeof(p1_hdr_t) + nn, l, sizeof(double) * (size_t) nn);
-            memcpy(p1 + sizeof(p1_hdr_t) + nn + sizeof(double) * nn, b,
-                   sizeof(double) * (size_t) nn);
-        }
-        free(l);
-        free(b);
-    }
-out_nomem_exchange:
-    if (OMPI_SUCCESS != mca_coll_cloudaware_exchange(comm, "p1", p1, p1len, 1, &root, &got,
-                                                     &gotlen, &how)
-        || gotlen != p1len || ((p1_hdr_t *) got)->magic != P1_MAGIC
-        || ((p1_hdr_t *) got)->n != n || ((p1_hdr_t *) got)->key != map->key) {
-        fail(net, comm, "the calibration exchange failed or returned a mismatching node set");
-        goto out;
-    }
-    memcpy(p1, got, p1len);
-    free(got);
-    got = NULL;
-    L = malloc(sizeof(double) * (size_t) nn);
-    B = malloc(sizeof(double) * (size_t) nn);
-    todo = calloc((size_t) nn, 1);
-    if (NULL == L || NULL == B || NULL == todo) {
-        free(L);
-        free(B);
-        fail(net, comm, "out of memory");
-        goto out;
-    }
-    memcpy(L, p1 + sizeof(p1_hdr_t) + nn, sizeof(double) * (size_t) nn);
-    memcpy(B, p1 + sizeof(p1_hdr_t) + nn + sizeof(double) * nn, sizeof(double) * (size_t) nn);
+    mca_coll_cloudaware_exchange_reap();   /* sends of earlier calibrations */
+    step_start(&x);
+    step_prepare(&x);
+    step_measure_and_report(&x);
+    v = (0 == x.map->my_rank) ? step_coordinate(&x) : step_await(&x);
+    step_apply(&x, v);
 
-    if (P1_FAIL == h->action) {
-        fail_quiet(net, comm, h->cause, 0 != h->quiet);
-        goto out_lb;
-    }
-    if (P1_MEASURE == h->action) {
-        int *leaders = map->leaders;
-        bool leader = (leaders[map->my_node] == map->my_rank);
-        mca_coll_cloudaware_row_t row;
-
-        for (int i = 0; i < n; i++) {
-            for (int j = i + 1; j < n; j++) {
-                if (!known[i * n + j] || !known[j * n + i]) {
-                    todo[i * n + j] = todo[j * n + i] = 1;
-                    measured++;
-                }
-            }
+    /* The report (others) or the verdict sent (rank 0) may still be read by the PML. */
+    if (0 == x.map->my_rank) {
+        mca_coll_cloudaware_sends_park(&x.sends, x.sent, &emergency_verdict != x.sent);
+        if (x.verdict != x.sent) {
+            free(x.verdict);
         }
-        if (0 == map->my_rank) {
-            opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                                "coll:cloudaware: calibration of %s (%s): measuring %d of %d "
-                                "node pairs among %d node leaders, %d rounds, budget %g s",
-                                comm->c_name, mode_name(c->calibrate_mode), measured,
-                                n * (n - 1) / 2, n, n - 1 + (n % 2), c->calib_budget);
+        if (&emergency_report != x.report) {
+            free(x.report);
         }
-        p2 = calloc(1, p2len);
-        if (NULL == p2) {
-            fail(net, comm, "out of memory");
-            goto out_lb;
-        }
-        {
-            p2_hdr_t *mine = (p2_hdr_t *) p2;
-            double lat[n > 0 ? n : 1], bw[n > 0 ? n : 1];
-
-            memset(lat, 0, sizeof(lat));
-            memset(bw, 0, sizeof(bw));
-            row.lat = lat;
-            row.bw = bw;
-            row.status = CLOUDAWARE_MEAS_OK;
-            row.peer = -1;
-            if (leader) {
-                mca_coll_cloudaware_measure(comm, map, todo, deadline, &row);
-            }
-            mine->magic = P2_MAGIC;
-            mine->node = map->my_node;
-            mine->status = row.status;
-            mine->peer = row.peer;
-            mine->key = map->key;
-            memcpy(p2 + sizeof(p2_hdr_t), lat, sizeof(double) * (size_t) n);
-            memcpy(p2 + sizeof(p2_hdr_t) + sizeof(double) * n, bw, sizeof(double) * (size_t) n);
-        }
-        if (OMPI_SUCCESS != mca_coll_cloudaware_exchange(comm, "p2", p2, p2len, n, leaders,
-                                                         rows, rowlen, &how)) {
-            fail(net, comm, "the calibration exchange of measured rows failed");
-            goto out_lb;
-        }
-        for (int i = 0; i < n; i++) {
-            hdr[i] = (p2_hdr_t *) rows[i];
-            if (rowlen[i] != p2len || hdr[i]->magic != P2_MAGIC || hdr[i]->node != i
-                || hdr[i]->key != map->key) {
-                fail(net, comm, "a node leader published a malformed calibration row");
-                goto out_lb;
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            if (CLOUDAWARE_MEAS_OK != hdr[i]->status) {
-                failure_cause(map, hdr, cause, sizeof(cause));
-                fail(net, comm, cause);
-                goto out_lb;
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            double lat[n > 0 ? n : 1], bw[n > 0 ? n : 1];
-            memcpy(lat, (char *) rows[i] + sizeof(p2_hdr_t), sizeof(double) * (size_t) n);
-            memcpy(bw, (char *) rows[i] + sizeof(p2_hdr_t) + sizeof(double) * n,
-                   sizeof(double) * (size_t) n);
-            for (int j = 0; j < n; j++) {
-                if (i == j || !todo[i * n + j]) {
-                    continue;
-                }
-                if (!(isfinite(lat[j]) && lat[j] >= 0 && isfinite(bw[j]) && bw[j] > 0)) {
-                    snprintf(cause, sizeof(cause), "invalid measurement from node %s to %s",
-                             map->hosts[i], map->hosts[j]);
-                    fail(net, comm, cause);
-                    goto out_lb;
-                }
-                L[i * n + j] = lat[j];
-                B[i * n + j] = bw[j];
-                known[i * n + j] = 1;
-            }
-        }
-    }
-
-    /* READY: identical L, B on every rank. */
-    for (int i = 0; i < n; i++) {
-        L[i * n + i] = 0.0;
-        B[i * n + i] = 0.0;
-    }
-    if (CACORE_OK != cacore_matrix_create(n, (const char *const *) map->hosts, L, B,
-                                          &net->matrix, err, sizeof(err))) {
-        /* Same inputs everywhere, so the same failure everywhere. */
-        fail(net, comm, err);
-        goto out_lb;
-    }
-    net->state = CLOUDAWARE_NET_READY;
-    (void) mca_coll_cloudaware_store_merge(n, map->hosts, L, B, known);
-    if (measured > 0) {
-        mca_coll_cloudaware_calib_stats.measurements++;
-        mca_coll_cloudaware_calib_stats.pairs_measured += measured;
     } else {
-        mca_coll_cloudaware_calib_stats.reuses++;
+        mca_coll_cloudaware_sends_park(&x.sends, x.report, &emergency_report != x.report);
+        free(x.verdict);
     }
-    if (0 == map->my_rank) {
-        double elapsed = mca_coll_cloudaware_now() - start;
-
-        if (measured > 0) {
-            opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                                "coll:cloudaware: calibration: measured %d pairs", measured);
-            summary(comm, map, L, B, measured, elapsed, how);
-            if (!mca_coll_cloudaware_cache_store(net->matrix, map->key, err, sizeof(err))) {
-                cache_warning("not caching the measured matrix: ", err);
-            }
-        } else {
-            opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                                "coll:cloudaware: calibration of %s: %d nodes known from %s, "
-                                "measured 0 pairs (%.3f s)", comm->c_name, n, h->source, elapsed);
-        }
-        /* What measured is always written; otherwise a job-wide communicator's matrix, once,
-         * so a sub-communicator's smaller view never overwrites the whole job's. */
-        if (NULL != c->dump_matrix && '\0' != c->dump_matrix[0]
-            && (measured > 0
-                || (!dumped && ompi_comm_size(comm) == ompi_comm_size(&ompi_mpi_comm_world.comm)))) {
-            /* Atomic (temp file + rename, 0600): a symlink at the path is replaced, never
-             * followed. */
-            if (CACORE_OK != cacore_matrix_write_file(net->matrix, c->dump_matrix, err,
-                                                      sizeof(err))) {
-                opal_output(0, "coll:cloudaware: warning: coll_cloudaware_dump_matrix: %s", err);
-            } else {
-                dumped = true;
-                opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                                    "coll:cloudaware: wrote the matrix of %s (%d nodes) to %s",
-                                    comm->c_name, n, c->dump_matrix);
-            }
-        }
-    }
-
-out_lb:
-    free(L);
-    free(B);
-out:
-    if (NULL != rows) {
-        for (int i = 0; i < n; i++) {
-            free(rows[i]);
-        }
-    }
-    free(rows);
-    free(rowlen);
-    free(hdr);
-    free(todo);
-    free(got);
-    free(p1);
-    free(p2);
+    free(x.todo);
+    free(x.start_msg);
     return OMPI_SUCCESS;
 }
 
@@ -594,15 +1017,17 @@ void mca_coll_cloudaware_calibrate_finalize(void)
     if (0 == stats_world_rank) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, mca_coll_cloudaware_component.output,
                             "coll:cloudaware: calibration totals (world rank 0): %d "
-                            "measurements, %d pairs measured, %d reuses, %d cache hits, "
+                            "measurements, %lld pairs measured, %d reuses, %d cache hits, "
                             "%d failures", s->measurements, s->pairs_measured, s->reuses,
                             s->cache_hits, s->failures);
     }
-    mca_coll_cloudaware_pmix_finalize();
+    mca_coll_cloudaware_exchange_finalize();
+    OPAL_THREAD_LOCK(&calib_lock);
     memset(s, 0, sizeof(*s));
     stats_world_rank = -1;
     dumped = false;
     file_gap_warned = false;
     cache_dir_warned = false;
     nfailed_keys = 0;
+    OPAL_THREAD_UNLOCK(&calib_lock);
 }

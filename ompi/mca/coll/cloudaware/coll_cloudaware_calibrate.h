@@ -1,6 +1,7 @@
 /*
- * coll/cloudaware calibration: node map, per-process store of measured matrices, measurement
- * tournament, PMIx exchange and cache files (docs/calibration.md).
+ * coll/cloudaware calibration (coll_cloudaware_calibrate.c; docs/calibration.md). Its parts have
+ * their own headers: the node map (coll_cloudaware_nodes.h), the tournament
+ * (coll_cloudaware_tournament.h), the messages (coll_cloudaware_exchange.h).
  *
  * Life cycle for one communicator:
  *   enable()           builds the node map (which ranks share a node, node leaders, node-set key);
@@ -17,21 +18,10 @@
 #include <stdint.h>
 
 #include "coll_cloudaware.h"
+#include "coll_cloudaware_nodes.h"
 #include "core/cloudaware_core.h"
-#include "ompi/mca/coll/base/coll_tags.h"
 
 BEGIN_C_DECLS
-
-/* Point-to-point tags of the calibration (never used by any other coll component: the hcoll
- * range, and hcoll is not loaded together with coll/cloudaware's measurement). */
-#define CLOUDAWARE_TAG_CALIBRATE (MCA_COLL_BASE_TAG_HCOLL_END + 16)
-#define CLOUDAWARE_TAG_EXCHANGE (MCA_COLL_BASE_TAG_HCOLL_END + 17)
-/* The bulk-transfer token of a limited calibration concurrency: its own tag, so a token can never
- * be matched by a receive of the measurement itself (the token's sender and receiver may be
- * measuring against each other before the token is consumed). */
-#define CLOUDAWARE_TAG_TOKEN (MCA_COLL_BASE_TAG_HCOLL_END + 18)
-/* The barrier among node leaders that starts a round's bulk phases together (concurrency 0). */
-#define CLOUDAWARE_TAG_SYNC (MCA_COLL_BASE_TAG_HCOLL_END + 19)
 
 typedef enum {
     CLOUDAWARE_CALIBRATE_OFF = 0,    /* files (matrix file, cache) only; otherwise fall back */
@@ -44,20 +34,6 @@ typedef enum {
     CLOUDAWARE_EXCHANGE_PMIX = 1,
     CLOUDAWARE_EXCHANGE_PML = 2
 } mca_coll_cloudaware_exchange_t;
-
-/* Which ranks share a node. Nodes are numbered in the order of their sorted host names, so the
- * numbering (and everything derived from it) is identical on every rank. */
-typedef struct mca_coll_cloudaware_nodemap_t {
-    int nranks;
-    int nnodes;
-    char **hosts;        /* [nnodes], sorted */
-    int *rank_node;      /* [nranks]: node of each communicator rank */
-    int *node_nranks;    /* [nnodes]: ranks on each node */
-    int *leaders;        /* [nnodes]: communicator rank that measures for the node */
-    int my_node;
-    int my_rank;
-    uint64_t key;        /* FNV-1a 64 of the sorted host names, '\n'-separated */
-} mca_coll_cloudaware_nodemap_t;
 
 typedef enum {
     CLOUDAWARE_NET_PENDING = 0,   /* not calibrated yet */
@@ -72,44 +48,6 @@ typedef struct mca_coll_cloudaware_netview_t {
     cacore_matrix_t *matrix;      /* READY: nodes in map order (sorted host names) */
 } mca_coll_cloudaware_netview_t;
 
-/* ---- coll_cloudaware_nodes.c ---- */
-int mca_coll_cloudaware_nodemap_build(struct ompi_communicator_t *comm,
-                                      mca_coll_cloudaware_nodemap_t **out);
-void mca_coll_cloudaware_nodemap_free(mca_coll_cloudaware_nodemap_t *map);
-uint64_t mca_coll_cloudaware_hosts_key(int n, char *const *hosts);
-
-/* ---- coll_cloudaware_pmix.c: the exchange ---- */
-/* Collective over comm: contributors[0..ncontrib) (identical on every rank) each provide a blob;
- * every rank receives all of them, in that order (out[i], outlen[i]: malloc'd, caller frees).
- * Through PMIx (Put/Commit/Fence with data collection over the communicator's processes/Get)
- * when usable, else over the PML. *how names the path taken. */
-int mca_coll_cloudaware_exchange(struct ompi_communicator_t *comm, const char *phase,
-                                 const void *blob, size_t len, int ncontrib,
-                                 const int *contributors, void **out, size_t *outlen,
-                                 const char **how);
-void mca_coll_cloudaware_pmix_finalize(void);
-
-/* ---- coll_cloudaware_calibrate_measure.c: the tournament among node leaders ---- */
-typedef enum {
-    CLOUDAWARE_MEAS_OK = 0,
-    CLOUDAWARE_MEAS_TIMEOUT = 1,    /* the budget ran out while waiting for peer */
-    CLOUDAWARE_MEAS_LATE = 2,       /* this leader started after the budget had run out */
-    CLOUDAWARE_MEAS_ERROR = 3       /* the PML returned an error talking to peer */
-} mca_coll_cloudaware_meas_status_t;
-
-typedef struct {
-    int status;
-    int peer;            /* node involved in the failure, -1 */
-    double *lat;         /* [nnodes]: this node -> j, seconds */
-    double *bw;          /* [nnodes]: this node -> j, bytes/s */
-} mca_coll_cloudaware_row_t;
-
-/* Runs by node leaders only. todo[i*n+j] (symmetric) says which node pairs to measure. */
-void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
-                                 const mca_coll_cloudaware_nodemap_t *map,
-                                 const unsigned char *todo, double deadline,
-                                 mca_coll_cloudaware_row_t *row);
-double mca_coll_cloudaware_now(void);
 
 /* ---- coll_cloudaware_calibrate.c ---- */
 /* Called from module enable: builds the node map; calibrates now when mode is eager. */
@@ -123,13 +61,26 @@ void mca_coll_cloudaware_netview_free(mca_coll_cloudaware_netview_t *net);
 /* Process-wide counters (tests read them from the verbose output at finalize). */
 typedef struct {
     int measurements;     /* calibrations that measured something */
-    int pairs_measured;   /* node pairs measured by those */
+    long long pairs_measured;   /* node pairs measured by those */
     int reuses;           /* calibrations satisfied without measuring */
     int cache_hits;
     int failures;
 } mca_coll_cloudaware_calib_stats_t;
 extern mca_coll_cloudaware_calib_stats_t mca_coll_cloudaware_calib_stats;
 void mca_coll_cloudaware_calibrate_finalize(void);
+
+/* Fault injection for tests (coll_cloudaware_calibrate_test_fail, _test_fail_rank): the local
+ * failure points of a calibration after it has started. */
+typedef enum {
+    CLOUDAWARE_FAIL_NONE = 0,
+    CLOUDAWARE_FAIL_START_ALLOC = 1,   /* "start-alloc": the start message's buffer */
+    CLOUDAWARE_FAIL_START_RECV = 2,    /* "start-recv": receiving it (PMIx_Get, PML receive) */
+    CLOUDAWARE_FAIL_ALLOC = 3,         /* "alloc": matrices and verdict buffer after it */
+    CLOUDAWARE_FAIL_MEASURE = 4,       /* "measure": a leader's measurement buffers */
+    CLOUDAWARE_FAIL_REPORT = 5         /* "report": the report's buffer */
+} mca_coll_cloudaware_fail_point_t;
+/* true when the test parameters make this process fail at `point`. */
+bool mca_coll_cloudaware_test_fail_here(int point);
 
 END_C_DECLS
 

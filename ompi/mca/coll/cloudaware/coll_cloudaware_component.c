@@ -56,12 +56,15 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .calib_bandwidth_reps = 1,
     .calib_concurrency = 0,
     .calib_budget = 120.0,
+    .calib_slack = 2.0,
     .node_leader = 0,
     .cache_dir = NULL,
     .cache_max_age = 86400,
     .dump_matrix = NULL,
     .test_sleep = 0,
     .test_sleep_node = -1,
+    .test_fail = NULL,
+    .test_fail_rank = -1,
     .test_fake_nodes = 0,
     .rules_file = NULL,
     .min_gain = 0.1,
@@ -197,6 +200,11 @@ static void register_calibration(mca_coll_cloudaware_component_t *c)
                     "rank of the communicator falls back to the previous "
                     "collectives, with one warning.",
                     OPAL_INFO_LVL_4, &c->calib_budget);
+    register_double("calibrate_slack",
+                    "Seconds added to coll_cloudaware_calibrate_budget for the messages that "
+                    "decide a calibration (default 2): rank 0 decides by budget + slack/2, the "
+                    "others wait for its verdict until budget + slack (docs/calibration.md).",
+                    OPAL_INFO_LVL_6, &c->calib_slack);
     register_int("node_leader",
                  "Which rank of a node measures for it, in communicator order: 0 = lowest "
                  "(default), 1 = second, ..., -1 = highest (clamped to the node's ranks).",
@@ -221,6 +229,14 @@ static void register_calibration(mca_coll_cloudaware_component_t *c)
     register_int("calibrate_test_sleep_node",
                  "FOR TESTS: node index (sorted host names) whose leader sleeps; -1 none.",
                  OPAL_INFO_LVL_9, &c->test_sleep_node);
+    register_string("calibrate_test_fail",
+                    "FOR TESTS: world rank coll_cloudaware_calibrate_test_fail_rank fails at this "
+                    "point of a calibration: start-alloc, start-recv, alloc, measure or report "
+                    "(a local failure every rank must agree on). Empty: none.",
+                    OPAL_INFO_LVL_9, &c->test_fail);
+    register_int("calibrate_test_fail_rank",
+                 "FOR TESTS: world rank that fails at coll_cloudaware_calibrate_test_fail; -1 "
+                 "none.", OPAL_INFO_LVL_9, &c->test_fail_rank);
     register_int("test_fake_nodes",
                  "FOR TESTS: treat every host as this many nodes (by world rank modulo the "
                  "value), so multi-node calibration runs on one machine. 0 = off.",

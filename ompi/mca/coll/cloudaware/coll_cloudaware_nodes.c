@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "coll_cloudaware.h"
-#include "coll_cloudaware_calibrate.h"
+#include "coll_cloudaware_nodes.h"
 
 #include "ompi/proc/proc.h"
 #include "opal/util/proc.h"

@@ -45,6 +45,11 @@ bool mca_coll_cloudaware_rules_lookup(cacore_coll_t coll, int nodes, size_t byte
     return 1 == cacore_rules_lookup(rules_get(), coll, nodes, bytes, rule);
 }
 
+uint64_t mca_coll_cloudaware_rules_digest(void)
+{
+    return cacore_rules_digest(rules_get());
+}
+
 void mca_coll_cloudaware_rules_release(void)
 {
     cacore_rules_free(rules);

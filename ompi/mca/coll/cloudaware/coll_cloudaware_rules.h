@@ -14,6 +14,8 @@ BEGIN_C_DECLS
  * matching rule. */
 bool mca_coll_cloudaware_rules_lookup(cacore_coll_t coll, int nodes, size_t bytes,
                                       cacore_rule_t *rule);
+/* Digest of the rules this process loaded (0: none); calibration compares it across ranks. */
+uint64_t mca_coll_cloudaware_rules_digest(void);
 void mca_coll_cloudaware_rules_release(void);
 
 END_C_DECLS

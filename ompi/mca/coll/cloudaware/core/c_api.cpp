@@ -484,6 +484,82 @@ cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key
     });
 }
 
+/* ---- digests: do all ranks hold the same file content? ---- */
+
+namespace {
+
+const uint64_t fnv_offset = 14695981039346656037ULL;
+
+uint64_t fnv_bytes(uint64_t h, const void *p, size_t len)
+{
+    const unsigned char *b = static_cast<const unsigned char *>(p);
+    for (size_t i = 0; i < len; i++) {
+        h = (h ^ b[i]) * 1099511628211ULL;
+    }
+    return h;
+}
+
+uint64_t fnv_u64(uint64_t h, uint64_t v)
+{
+    unsigned char b[8];
+    for (int i = 0; i < 8; i++) {
+        b[i] = static_cast<unsigned char>(v >> (8 * i));   // fixed byte order
+    }
+    return fnv_bytes(h, b, sizeof b);
+}
+
+uint64_t fnv_double(uint64_t h, double d)
+{
+    uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    return fnv_u64(h, bits);
+}
+
+/* 0 is reserved for "no content"; a real digest that happens to be 0 becomes 1. */
+uint64_t nonzero(uint64_t h) { return h == 0 ? 1 : h; }
+
+}  // namespace
+
+uint64_t cacore_matrix_digest(const cacore_matrix_t *m)
+{
+    if (m == nullptr) {
+        return 0;
+    }
+    const cacore::Matrix &x = m->m;
+    int n = x.nodes();
+    uint64_t h = fnv_u64(fnv_offset, static_cast<uint64_t>(n));
+    for (int i = 0; i < n; i++) {
+        h = fnv_bytes(h, x.host(i).c_str(), x.host(i).size() + 1);
+    }
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+            h = fnv_double(fnv_double(h, x.latency(i, j)), x.bandwidth(i, j));
+        }
+    }
+    return nonzero(h);
+}
+
+uint64_t cacore_rules_digest(const cacore_rules_t *r)
+{
+    if (r == nullptr) {
+        return 0;
+    }
+    uint64_t h = fnv_u64(fnv_offset, r->r.rules.size());
+    for (const cacore::Rule &rule : r->r.rules) {
+        const cacore_rule_t &a = rule.action;
+        h = fnv_u64(h, static_cast<uint64_t>(static_cast<int64_t>(rule.coll)));
+        h = fnv_u64(h, static_cast<uint64_t>(rule.min_nodes));
+        h = fnv_u64(h, rule.min_bytes);
+        h = fnv_u64(h, static_cast<uint64_t>(a.choice));
+        h = fnv_u64(h, static_cast<uint64_t>(a.algo));
+        for (int l = 0; l < CACORE_PLAN_LEVELS; l++) {
+            h = fnv_u64(h, static_cast<uint64_t>(a.pattern[l]));
+        }
+        h = fnv_u64(h, a.segment_bytes);
+    }
+    return nonzero(h);
+}
+
 /* ---- quoting input ---- */
 
 char *cacore_escape(const char *text, char *out, size_t outlen)

@@ -314,6 +314,12 @@ cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key
  * way a message quotes input (file names, host names, file content), so input cannot put line
  * breaks or terminal escapes into a log. Every message of the core already does so. Returns out. */
 char *cacore_escape(const char *text, char *out, size_t outlen);
+/* ---- Digests (FNV-1a 64 over the parsed content; 0 = NULL, no file) --------------------------
+ * Ranks compare them to learn whether they all read the same matrix and rules: equal content
+ * gives equal digests on every platform (fixed byte order); the rules digest covers what lookups
+ * return except the line numbers, the matrix digest the hosts and every value. */
+uint64_t cacore_matrix_digest(const cacore_matrix_t *m);
+uint64_t cacore_rules_digest(const cacore_rules_t *r);
 
 #ifdef __cplusplus
 }

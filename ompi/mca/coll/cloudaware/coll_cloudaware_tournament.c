@@ -44,25 +44,15 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
+#include "coll_cloudaware_exchange.h"
+#include "coll_cloudaware_tournament.h"
 
 #include "ompi/mca/pml/pml.h"
 #include "ompi/request/request.h"
-#include "opal/mca/base/mca_base_var.h"
-#include "opal/runtime/opal_progress.h"
-
-double mca_coll_cloudaware_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
 
 typedef struct {
     struct ompi_communicator_t *comm;
@@ -70,25 +60,6 @@ typedef struct {
     double deadline;
     bool leaked;      /* a request was abandoned: its buffers must stay allocated */
 } meas_ctx_t;
-
-/* mpi_yield_when_idle (set by mpirun when oversubscribed). MPI_Init applies it to opal_progress
- * only after coll selection, so eager calibration of MPI_COMM_WORLD reads it here. */
-static bool yield_when_idle(void)
-{
-    static int cached = -1;
-    const void *value = NULL;
-    int idx;
-
-    if (cached < 0) {
-        cached = opal_progress_yield_when_idle ? 1 : 0;
-        idx = mca_base_var_find("ompi", "mpi", NULL, "yield_when_idle");
-        if (idx >= 0 && OPAL_SUCCESS == mca_base_var_get_value(idx, &value, NULL, NULL)
-            && NULL != value && *(const bool *) value) {
-            cached = 1;
-        }
-    }
-    return 1 == cached;
-}
 
 /* Waits for reqs[0..n) until the deadline. On timeout, abandons what is left. */
 static int wait_all(meas_ctx_t *x, ompi_request_t **reqs, int n)
@@ -123,10 +94,7 @@ static int wait_all(meas_ctx_t *x, ompi_request_t **reqs, int n)
             }
             return CLOUDAWARE_MEAS_TIMEOUT;
         }
-        opal_progress();
-        if (yield_when_idle()) {
-            sched_yield();   /* oversubscribed: let the peer run */
-        }
+        mca_coll_cloudaware_wait_idle();
     }
 }
 
@@ -292,7 +260,9 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
     size_t bbytes = (size_t) (c->calib_bandwidth_bytes > 0 ? c->calib_bandwidth_bytes : 1);
     int lreps = c->calib_latency_reps > 0 ? c->calib_latency_reps : 1;
     int breps = c->calib_bandwidth_reps > 0 ? c->calib_bandwidth_reps : 1;
-    int conc = c->calib_concurrency, npairs = 0, *seq_a = NULL, *round_first = NULL;
+    int conc = c->calib_concurrency, *seq_a = NULL;
+    /* Pair counts reach n * (n - 1) / 2: 64-bit (long long) to never overflow. */
+    long long npairs = 0, *round_first = NULL;
     meas_ctx_t x = { comm, map, deadline, false };
     char *sbuf = calloc(1, lbytes), *rbuf = calloc(1, lbytes), *big = calloc(1, bbytes + 32);
     double *samples = calloc((size_t) lreps, sizeof(double));
@@ -305,18 +275,20 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
     /* The measuring pairs of all rounds in token order: round by round, in a round by lower
      * node. seq_a[g] = lower node of pair g; round r's pairs are g in [round_first[r],
      * round_first[r + 1]). Identical on every leader (same todo, same circle). */
-    seq_a = calloc((size_t) (n * (n - 1) / 2 + 1), sizeof(int));
-    round_first = calloc((size_t) (rounds + 1), sizeof(int));
+    seq_a = calloc((size_t) n * (size_t) (n - 1) / 2 + 1, sizeof(int));
+    round_first = calloc((size_t) (rounds + 1), sizeof(long long));
     if (NULL == sbuf || NULL == rbuf || NULL == big || NULL == samples || NULL == bwv
-        || NULL == seq_a || NULL == round_first) {
-        row->status = CLOUDAWARE_MEAS_ERROR;
+        || NULL == seq_a || NULL == round_first
+        || mca_coll_cloudaware_test_fail_here(CLOUDAWARE_FAIL_MEASURE)) {
+        /* Reported like any measurement failure; the peers time out waiting for this node. */
+        row->status = CLOUDAWARE_MEAS_NOMEM;
         goto out;
     }
     for (int r = 0; r < rounds; r++) {
         round_first[r] = npairs;
         for (int i = 0; i < n; i++) {
             int j = partner(i, r, m);
-            if (i < j && j < n && todo[i * n + j]) {
+            if (i < j && j < n && todo[(size_t) i * n + j]) {
                 seq_a[npairs++] = i;
             }
         }
@@ -330,8 +302,8 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
     /* Test hook: this node's leader stalls before measuring. */
     if (c->test_sleep > 0 && c->test_sleep_node == me) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                            "coll:cloudaware: calibration test hook: node %d (%s) sleeps %d s",
-                            me, map->hosts[me], c->test_sleep);
+                            "coll:cloudaware: calibration test hook: node %d (%s) sleeps %d s "
+                            "(pid %d)", me, map->hosts[me], c->test_sleep, (int) getpid());
         sleep((unsigned) c->test_sleep);
     }
     if (mca_coll_cloudaware_now() > deadline) {
@@ -340,17 +312,18 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
     }
 
     for (int r = 0; r < rounds; r++) {
-        int p = partner(me, r, m), a, b, g = -1;
+        int p = partner(me, r, m), a, b;
+        long long g = -1;
         /* Concurrency 0: the round's bulk phases start together (see the top of the file). */
         bool first, sync = (conc <= 0 && round_first[r + 1] - round_first[r] > 1);
         double lat_mine = 0.0;
 
         if (verbose_leader) {
             opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                                "coll:cloudaware: calibration: round %d of %d (%d pairs)", r + 1,
-                                rounds, round_first[r + 1] - round_first[r]);
+                                "coll:cloudaware: calibration: round %d of %d (%lld pairs)",
+                                r + 1, rounds, round_first[r + 1] - round_first[r]);
         }
-        if (p >= n || !todo[me * n + p]) {
+        if (p >= n || !todo[(size_t) me * n + p]) {
             /* A bye, or a pair already known: only the round's barriers. */
             for (int k = 0; sync && k < 2 * breps; k++) {
                 if (CLOUDAWARE_MEAS_OK
@@ -363,7 +336,7 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
         a = me < p ? me : p;
         b = me < p ? p : me;
         first = (me == a);
-        for (int k = round_first[r]; k < round_first[r + 1]; k++) {
+        for (long long k = round_first[r]; k < round_first[r + 1]; k++) {
             if (seq_a[k] == a) {
                 g = k;   /* my pair's place in the token sequence */
             }

@@ -1,0 +1,37 @@
+/*
+ * The measurement tournament among node leaders (coll_cloudaware_tournament.c; CMPI §3.1).
+ */
+#ifndef MCA_COLL_CLOUDAWARE_TOURNAMENT_H
+#define MCA_COLL_CLOUDAWARE_TOURNAMENT_H
+
+#include "ompi_config.h"
+
+#include "coll_cloudaware.h"
+#include "coll_cloudaware_nodes.h"
+
+BEGIN_C_DECLS
+
+typedef enum {
+    CLOUDAWARE_MEAS_OK = 0,
+    CLOUDAWARE_MEAS_TIMEOUT = 1,    /* the budget ran out while waiting for peer */
+    CLOUDAWARE_MEAS_LATE = 2,       /* this leader started after the budget had run out */
+    CLOUDAWARE_MEAS_ERROR = 3,      /* the PML returned an error talking to peer */
+    CLOUDAWARE_MEAS_NOMEM = 4       /* this leader could not allocate its buffers */
+} mca_coll_cloudaware_meas_status_t;
+
+typedef struct {
+    int status;
+    int peer;            /* node involved in the failure, -1 */
+    double *lat;         /* [nnodes]: this node -> j, seconds */
+    double *bw;          /* [nnodes]: this node -> j, bytes/s */
+} mca_coll_cloudaware_row_t;
+
+/* Runs by node leaders only. todo[i*n+j] (symmetric) says which node pairs to measure. */
+void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
+                                 const mca_coll_cloudaware_nodemap_t *map,
+                                 const unsigned char *todo, double deadline,
+                                 mca_coll_cloudaware_row_t *row);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_CLOUDAWARE_TOURNAMENT_H */
