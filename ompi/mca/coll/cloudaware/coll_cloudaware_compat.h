@@ -10,8 +10,9 @@
  *  - 5.0 built with ULFM (OPAL_ENABLE_FT_MPI) requires every communicator's agree/iagree slots
  *    filled: CLOUDAWARE_FOREACH_FT lists them with their provider, empty on 4.1
  *    (coll_cloudaware_module.c fills them in complete-provider mode);
- *  - 5.0 renamed ompi_comm_get_cid() to ompi_comm_get_local_cid() and moved
- *    opal/threads/mutex.h to opal/mca/threads/mutex.h;
+ *  - 5.0 renamed ompi_comm_get_cid() to ompi_comm_get_local_cid(), whose value can differ
+ *    between ranks for MPI-4 sessions' communicators (CLOUDAWARE_COMM_CID_IS_GLOBAL tells), and
+ *    moved opal/threads/mutex.h to opal/mca/threads/mutex.h;
  *  - the load-time check that the Open MPI running the job is the major.minor the component was
  *    built for (the MCA loader does not check it: both generations use MCA base 2.1.0).
  */
@@ -32,15 +33,19 @@
 typedef mca_coll_base_component_2_0_0_t mca_coll_cloudaware_base_component_t;
 #define CLOUDAWARE_COMPONENT_DECLSPEC OMPI_MODULE_DECLSPEC
 #define CLOUDAWARE_MUTEX_HEADER "opal/threads/mutex.h"
+#define CLOUDAWARE_COMM_CID_IS_GLOBAL(comm) true   /* 4.1: one cid on every rank, always */
 #elif OMPI_MAJOR_VERSION == 5 && OMPI_MINOR_VERSION == 0
 #define CLOUDAWARE_COLL_BASE_VERSION MCA_COLL_BASE_VERSION_2_4_0
 typedef mca_coll_base_component_2_4_0_t mca_coll_cloudaware_base_component_t;
 #define CLOUDAWARE_COMPONENT_DECLSPEC OMPI_DECLSPEC
 #define CLOUDAWARE_MUTEX_HEADER "opal/mca/threads/mutex.h"
+/* The local index; equal on all ranks for communicators made from a parent communicator
+ * (dup, split, create: OMPI_COMM_GLOBAL_INDEX), not for MPI-4 sessions' from-group ones. */
 static inline uint32_t ompi_comm_get_cid(const ompi_communicator_t *comm)
 {
     return ompi_comm_get_local_cid(comm);
 }
+#define CLOUDAWARE_COMM_CID_IS_GLOBAL(comm) (0 != OMPI_COMM_IS_GLOBAL_INDEX(comm))
 #else
 #error "coll/cloudaware builds against Open MPI 4.1.x and 5.0.x only (docs/ompi-versions.md)"
 #endif
