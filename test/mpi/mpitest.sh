@@ -10,6 +10,8 @@ export OMPI_MCA_mca_base_component_path="$COMPONENT_DIR:$OMPI_PKGLIBDIR"
 # Lab-independent runs stay on loopback and shared memory.
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
+# Open MPI 5 launches through PRRTE, which spells the launcher's settings its own way.
+export PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe PRTE_MCA_hwloc_default_binding_policy=none
 
 TEST_LOG=$(mktemp "${TMPDIR:-/tmp}/cloudaware-test.XXXXXX")
 trap 'rm -f "$TEST_LOG"' EXIT

@@ -8,8 +8,7 @@
  *
  * Usage: nbc_check [--mode nb|persistent|blocking|all]   Exit status = number of failures (capped).
  */
-#include <mpi.h>
-#include <mpi-ext.h>
+#include "mpi_persistent.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -11,8 +11,7 @@
  *      collectives and fails if the resident set grows by more than 8 MiB after a warm-up.
  * Usage: nbc_semantics [--leak ITER]
  */
-#include <mpi.h>
-#include <mpi-ext.h>
+#include "mpi_persistent.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -11,6 +11,7 @@
 #include "ompi_config.h"
 
 #include "mpi.h"
+#include "coll_cloudaware_compat.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/mca/coll/coll.h"
 #include "opal/util/output.h"
@@ -47,7 +48,7 @@ enum {
 };
 
 typedef struct mca_coll_cloudaware_component_t {
-    mca_coll_base_component_2_0_0_t super;
+    mca_coll_cloudaware_base_component_t super;   /* 2.0.0 on 4.1, 2.4.0 on 5.0 */
 
     /* MCA parameters (registered in coll_cloudaware_component.c) */
     int priority;
@@ -89,7 +90,7 @@ typedef struct mca_coll_cloudaware_component_t {
     int output;   /* opal_output stream */
 } mca_coll_cloudaware_component_t;
 
-OMPI_MODULE_DECLSPEC extern mca_coll_cloudaware_component_t mca_coll_cloudaware_component;
+CLOUDAWARE_COMPONENT_DECLSPEC extern mca_coll_cloudaware_component_t mca_coll_cloudaware_component;
 
 /* The previous provider of each collective on a communicator, in its three forms (blocking,
  * nonblocking, persistent): called whenever cloudaware has no better plan. Module pointers are

@@ -41,7 +41,7 @@
 #include "coll_cloudaware_rules.h"
 
 #include "ompi/runtime/mpiruntime.h"
-#include "opal/threads/mutex.h"
+#include CLOUDAWARE_MUTEX_HEADER /* opal_mutex_t: its path differs between 4.1 and 5.0 */
 
 /* Process-wide state, shared by the calibrations of all communicators: guarded by calib_lock,
  * which is never held while communicating (MPI_THREAD_MULTIPLE: concurrent first collectives

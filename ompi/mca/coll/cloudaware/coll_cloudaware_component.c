@@ -15,7 +15,7 @@
 #include "opal/mca/base/mca_base_var.h"
 
 const char *mca_coll_cloudaware_component_version_string =
-    "Open MPI cloudaware collective MCA component version " OMPI_VERSION;
+    "Open MPI cloudaware collective MCA component version " CLOUDAWARE_VERSION_STRING;
 
 static int cloudaware_open(void);
 static int cloudaware_close(void);
@@ -24,10 +24,11 @@ static int cloudaware_register(void);
 mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .super = {
         .collm_version = {
-            MCA_COLL_BASE_VERSION_2_0_0,
+            CLOUDAWARE_COLL_BASE_VERSION,
             .mca_component_name = "cloudaware",
-            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                                  OMPI_RELEASE_VERSION),
+            /* The component's own version (VERSION), which ompi_info reports. */
+            MCA_BASE_MAKE_VERSION(component, CLOUDAWARE_MAJOR_VERSION, CLOUDAWARE_MINOR_VERSION,
+                                  CLOUDAWARE_RELEASE_VERSION),
             .mca_open_component = cloudaware_open,
             .mca_close_component = cloudaware_close,
             .mca_register_component_params = cloudaware_register,
@@ -307,6 +308,12 @@ static int cloudaware_register(void)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     char name[64], help[256];
+
+    /* Built for another Open MPI major.minor: one line, and the MCA base drops the component
+     * (OPAL_ERR_NOT_AVAILABLE) while the job runs on with the others. */
+    if (!mca_coll_cloudaware_runtime_matches()) {
+        return OPAL_ERR_NOT_AVAILABLE;
+    }
 
     register_int("priority",
                  "Priority of coll/cloudaware (default 20: above basic, below tuned). "

@@ -28,7 +28,7 @@
 #include "ompi/mca/pml/pml.h"
 #include "ompi/proc/proc.h"
 #include "opal/mca/base/mca_base_var.h"
-#include "opal/threads/mutex.h"
+#include CLOUDAWARE_MUTEX_HEADER /* opal_mutex_t: its path differs between 4.1 and 5.0 */
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/proc.h"
 
@@ -219,6 +219,12 @@ int mca_coll_cloudaware_exchange_start(struct ompi_communicator_t *comm, void *b
                 break;
             }
         }
+    }
+    /* PMIx keys carry the cid; on Open MPI 5.0 an MPI-4 sessions' communicator may have a
+     * different local cid on each rank (the test is false on every rank or on none). */
+    if (use_pmix && !CLOUDAWARE_COMM_CID_IS_GLOBAL(comm)) {
+        use_pmix = false;
+        why = "the communicator's id differs between ranks (MPI-4 sessions)";
     }
     /* PMIx keys are per cid and a freed communicator's cid is given to a later one, while PMIx
      * may still answer a Get with the earlier communicator's value: ranks would then adopt

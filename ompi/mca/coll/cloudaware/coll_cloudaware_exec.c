@@ -6,6 +6,7 @@
 #include "ompi_config.h"
 
 #include "coll_cloudaware_exec.h"
+#include "coll_cloudaware_compat.h"
 
 #include "ompi/constants.h"
 #include "ompi/mca/coll/base/coll_base_util.h"
@@ -13,7 +14,7 @@
 #include "opal/class/opal_list.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
-#include "opal/threads/mutex.h"
+#include CLOUDAWARE_MUTEX_HEADER /* opal_mutex_t: its path differs between 4.1 and 5.0 */
 
 /* Live objects, for the leak tests (reported at component close). */
 static volatile int64_t live_requests = 0;

@@ -62,9 +62,10 @@ static mca_coll_base_module_t *decline(struct ompi_communicator_t *comm, const c
     return NULL;
 }
 
-/* Candidates for every slot, run on the executor with the simple schedules. enable() keeps only
- * the ones no lower-priority component filled (complete-provider mode). scan/exscan do not exist
- * on intercommunicators (Open MPI does not require them there). */
+/* Candidates for every slot, run on the executor with the simple schedules (and, on Open MPI 5
+ * with ULFM, agree/iagree: coll_cloudaware_compat.h). enable() keeps only the ones no
+ * lower-priority component filled (complete-provider mode). scan/exscan do not exist on
+ * intercommunicators (Open MPI does not require them there). */
 static void install_simple(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm)
 {
     bool inter = OMPI_COMM_IS_INTER(comm);
@@ -81,6 +82,9 @@ static void install_simple(mca_coll_cloudaware_module_t *m, struct ompi_communic
     m->super.coll_ibarrier = mca_coll_cloudaware_ibarrier;
     m->super.coll_barrier_init = mca_coll_cloudaware_barrier_init;
     m->super.coll_reduce_local = mca_coll_cloudaware_reduce_local;
+#define CLOUDAWARE_INSTALL_FT(slot, provider) m->super.coll_##slot = provider;
+    CLOUDAWARE_FOREACH_FT(CLOUDAWARE_INSTALL_FT)
+#undef CLOUDAWARE_INSTALL_FT
 }
 
 /* Every test here depends only on values identical on all ranks of comm (the communicator's
@@ -205,6 +209,7 @@ static int cloudaware_module_enable(mca_coll_base_module_t *module,
     CLOUDAWARE_FILL(ibarrier, mca_coll_cloudaware_ibarrier)
     CLOUDAWARE_FILL(barrier_init, mca_coll_cloudaware_barrier_init)
     CLOUDAWARE_FILL(reduce_local, mca_coll_cloudaware_reduce_local)
+    CLOUDAWARE_FOREACH_FT(CLOUDAWARE_FILL)
 #undef CLOUDAWARE_FILL3
 #undef CLOUDAWARE_FILL
 

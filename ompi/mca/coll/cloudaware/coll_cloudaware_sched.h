@@ -121,25 +121,25 @@ static inline int ca_build_barrier(ca_sched_t *s)
 #define CA_DECLARE_ENTRIES(name, params, args, intra_only)                                      \
     int mca_coll_cloudaware_i##name(CA_UNPAREN params, struct ompi_communicator_t *comm,        \
                                     ompi_request_t **request,                                   \
-                                    struct mca_coll_base_module_2_3_0_t *module);               \
+                                    mca_coll_base_module_t *module);                        \
     int mca_coll_cloudaware_##name##_init(CA_UNPAREN params, struct ompi_communicator_t *comm,  \
                                           struct ompi_info_t *info, ompi_request_t **request,   \
-                                          struct mca_coll_base_module_2_3_0_t *module);         \
+                                          mca_coll_base_module_t *module);                  \
     int mca_coll_cloudaware_##name##_simple(CA_UNPAREN params,                                  \
                                             struct ompi_communicator_t *comm,                   \
-                                            struct mca_coll_base_module_2_3_0_t *module);
+                                            mca_coll_base_module_t *module);
 CLOUDAWARE_FOREACH_SCHED(CA_DECLARE_ENTRIES)
 #undef CA_DECLARE_ENTRIES
 int mca_coll_cloudaware_ibarrier(struct ompi_communicator_t *comm, ompi_request_t **request,
-                                 struct mca_coll_base_module_2_3_0_t *module);
+                                 mca_coll_base_module_t *module);
 int mca_coll_cloudaware_barrier_init(struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                      ompi_request_t **request,
-                                     struct mca_coll_base_module_2_3_0_t *module);
+                                     mca_coll_base_module_t *module);
 int mca_coll_cloudaware_barrier_simple(struct ompi_communicator_t *comm,
-                                       struct mca_coll_base_module_2_3_0_t *module);
+                                       mca_coll_base_module_t *module);
 int mca_coll_cloudaware_reduce_local(const void *inbuf, void *inoutbuf, int count,
                                      struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                     struct mca_coll_base_module_2_3_0_t *module);
+                                     mca_coll_base_module_t *module);
 
 static inline ptrdiff_t ca_extent(ompi_datatype_t *dtype)
 {

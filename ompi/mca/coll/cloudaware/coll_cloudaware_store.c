@@ -16,10 +16,10 @@
 
 #include <string.h>
 
-#include "opal/threads/mutex.h"
-
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_store.h"
+
+#include CLOUDAWARE_MUTEX_HEADER /* opal_mutex_t: its path differs between 4.1 and 5.0 */
 
 static opal_mutex_t store_lock = OPAL_MUTEX_STATIC_INIT;
 static cacore_store_t *store = NULL;             /* created on first use */
