@@ -3,7 +3,8 @@
  * the input as text, then lookups over every collective and a spread of node counts and sizes.
  *
  * Invariants: a failed parse returns no rules and one line "NAME:LINE: problem"; every rule a
- * lookup returns holds a documented choice, algorithm and patterns and the line it came from.
+ * lookup returns holds a documented choice, algorithm and patterns and the line it came from;
+ * no rule applies to a collective that does not exist.
  */
 #include "fuzz.h"
 
@@ -21,6 +22,14 @@ static void check_lookups(const cacore_rules_t *r)
     int count = cacore_rules_count(r);
 
     FUZZ_REQUIRE(count >= 0, "count %d", count);
+    /* A C caller may pass any int as the collective: no rule, not even '*', applies to one
+     * that does not exist. */
+    static const int bad_colls[] = {-1, CACORE_COLL_COUNT, 17, 1 << 30};
+    for (size_t i = 0; i < sizeof bad_colls / sizeof bad_colls[0]; i++) {
+        cacore_rule_t a;
+        FUZZ_REQUIRE(!cacore_rules_lookup(r, (cacore_coll_t) bad_colls[i], 4, 1024, &a),
+                     "a rule for collective %d", bad_colls[i]);
+    }
     for (int c = 0; c < CACORE_COLL_COUNT; c++) {
         for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
             for (size_t j = 0; j < sizeof bytes / sizeof bytes[0]; j++) {
