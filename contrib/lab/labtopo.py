@@ -55,12 +55,14 @@ def parse_hosts(text, nhosts):
             a, b = int(a), int(b)
             if b < a:
                 raise ValueError("bad host range '%s'" % part)
+            # checked before expanding: '0-99999999999' must not build a list of 10^11 hosts
+            if not (0 <= a and b < nhosts):
+                raise ValueError("host range '%s' out of range 0..%d" % (part, nhosts - 1))
             out.extend(range(a, b + 1))
         else:
             out.append(int(part))
-    for h in out:
-        if not 0 <= h < nhosts:
-            raise ValueError("host %d out of range 0..%d" % (h, nhosts - 1))
+        if not 0 <= out[-1] < nhosts:
+            raise ValueError("host %d out of range 0..%d" % (out[-1], nhosts - 1))
     if len(set(out)) != len(out):
         raise ValueError("host listed twice in '%s'" % text)
     return out
@@ -252,8 +254,15 @@ class Topology:
 
 
 def load(path):
-    with open(path) as f:
-        return parse(f.read(), path)
+    """Parses the file at path; TopologyError (one line naming the file) for any content problem,
+    including bytes that are not UTF-8 text, OSError when it cannot be read."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise TopologyError("%s: not UTF-8 text (byte %d)" % (path, e.start)) from None
+    return parse(text, path)
 
 
 def parse(text, path="<topology>"):

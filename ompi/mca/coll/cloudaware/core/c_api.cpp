@@ -69,6 +69,17 @@ cacore_status_t guard(char *err, size_t errlen, F &&f)
     }
 }
 
+// A C caller can pass any int where the API takes an enum, and in C++ loading a value outside
+// the enum's range is undefined behaviour (UBSan's -fsanitize=enum reports it): the boundary
+// reads the argument's bytes as the int they are before anything uses it as the enum.
+bool coll_ok(const cacore_coll_t &coll)
+{
+    static_assert(sizeof(cacore_coll_t) == sizeof(int), "cacore_coll_t is an int");
+    int v;
+    std::memcpy(&v, &coll, sizeof v);
+    return v >= 0 && v < CACORE_COLL_COUNT;
+}
+
 }  // namespace
 
 extern "C" {
@@ -294,6 +305,9 @@ cacore_status_t cacore_plan_build(const cacore_matrix_t *m, int nranks, const in
         if (nranks < 1) {
             cacore::fail_arg("cacore_plan_build: nranks must be >= 1");
         }
+        if (!coll_ok(coll)) {
+            cacore::fail_arg("cacore_plan_build: unknown collective");
+        }
         cacore_plan_params_t def;
         cacore_plan_params_default(&def);
         cacore::PlanParams pp = cacore::PlanParams::from_c(params ? *params : def);
@@ -397,7 +411,8 @@ int cacore_rules_count(const cacore_rules_t *r)
 int cacore_rules_lookup(const cacore_rules_t *r, cacore_coll_t coll, int nodes, size_t bytes,
                         cacore_rule_t *out)
 {
-    const cacore::Rule *rule = (r == nullptr) ? nullptr : r->r.lookup(coll, nodes, bytes);
+    const cacore::Rule *rule =
+        (r == nullptr || !coll_ok(coll)) ? nullptr : r->r.lookup(coll, nodes, bytes);
     if (rule == nullptr || out == nullptr) {
         return 0;
     }
