@@ -1,4 +1,6 @@
 #!/usr/bin/env perl
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # Regenerates the build system (configure, Makefile.in) from configure.ac, Makefile.am and config/*.m4.
 use strict;
 use warnings;

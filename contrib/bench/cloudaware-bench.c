@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * cloudaware-bench - OSU-style timing of MPI collectives on MPI_COMM_WORLD.
  *
  * usage: cloudaware-bench [--ops LIST] [--sizes LIST] [--iters N] [--warmup N] [--reps N]

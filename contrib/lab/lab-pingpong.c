@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * lab-pingpong.c - per-ordered-host-pair bandwidth and latency for `lab verify`.
  *
  * usage: lab-pingpong -p SCHEDULE [-s BYTES] [-r REPS] [-l LATREPS]

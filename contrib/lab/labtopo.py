@@ -1,3 +1,5 @@
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 """Lab topology files: parser, per-pair rates, matrix writer and collective lower bounds.
 
 Python 3 standard library only.  Used by `contrib/lab/lab` (to build the emulated cloud) and by

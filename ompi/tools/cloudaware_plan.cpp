@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // cloudaware_plan.cpp - the planner CLI: generate synthetic matrices, show the performance
 // hierarchy, and show plans with their predicted times next to baselines (docs/planner.md).
 #include "baselines.hpp"

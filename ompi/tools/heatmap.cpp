@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // heatmap.cpp - SVG and PNG heatmaps of the same picture, and a minimal PNG encoder.
 //
 // PNG (ISO/IEC 15948): signature, IHDR (8-bit RGB), one IDAT holding a zlib stream (RFC 1950:

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // heatmap.hpp - `cloudaware-plan show --heatmap`: panels of cells drawn as SVG or PNG (the PNG
 // with its own encoder: deflate with fixed Huffman codes, no library).
 #ifndef CLOUDAWARE_HEATMAP_HPP

@@ -1,4 +1,6 @@
 #!/bin/sh
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # model-results.sh - regenerates the table of docs/model-results.md: predicted times of the
 # cloudaware plans against the binomial baseline and the best/median of random trees, on
 # synthetic racked matrices (1 MiB, one rank per node, racks of 32 nodes or N/4 racks for small N).

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * fuzz.h - what every fuzz target of test/fuzz shares: the libFuzzer entry point (also called
  * by fuzz_replay.c, the plain main() that replays corpus files in the ordinary build) and the
  * check that turns a broken invariant into a crash the fuzzer records.

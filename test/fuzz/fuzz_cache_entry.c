@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * fuzz_cache_entry.c - fuzz target of reading a calibration cache entry (docs/calibration.md):
  * an ordinary matrix file whose host list must be exactly the job's node set. The component
  * (coll_cloudaware_cache.c, mca_coll_cloudaware_cache_load) reads the entry with

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * fuzz_file.c - one memory file per process, rewritten for every input (see fuzz_file.h).
  */
 #define _GNU_SOURCE

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * fuzz_file.h - fuzz input as a file the core's readers can open by name, without temporary
  * files: an anonymous memory file (memfd_create), named /proc/self/fd/N, the same kind of path
  * the component reads cache entries through.

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * fuzz_matrix.c - fuzz target of the matrix reader (docs/matrix-format.md), through the C API
  * the component uses: cacore_matrix_read_file on a path (a memory file, no temporary files).
  *

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * fuzz_replay.c - main() for the ordinary (and the sanitizer) build of a fuzz target: runs
  * LLVMFuzzerTestOneInput on every file named, or on every file of every directory named, so the
  * seed and regression corpora are replayed by `make check` without clang. Exits 0 when every

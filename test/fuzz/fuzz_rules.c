@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * fuzz_rules.c - fuzz target of the rules parser (docs/rules-format.md): cacore_rules_parse on
  * the input as text, then lookups over every collective and a spread of node counts and sizes.
  *

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 """Deterministic mutation fuzzer of the lab topology parser (contrib/lab/labtopo.py,
 docs/lab-topology-format.md). atheris, the coverage-guided Python fuzzer, is not packaged for
 Debian 12, so this is a plain mutation fuzzer: a fixed seed gives the same inputs on every run.

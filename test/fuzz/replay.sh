@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # Replays the seed corpora (the docs' examples, written by seeds.py) and the regression corpora
 # (test/fuzz/regress/KIND/, one file per past finding) through every fuzz target of this build:
 # a crash, a sanitizer report (in the sanitizer build) or a broken invariant fails the test.

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes the seed corpora of the fuzz targets, taken at run time from the examples the docs
 show (so the seeds follow the formats as the docs change):
 

@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # test/lab/calibration.sh - coll/cloudaware calibration in the emulated cloud (docs/calibration.md,
 # section "Lab acceptance").
 #

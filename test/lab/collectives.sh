@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # test/lab/collectives.sh - every collective checked against a reference across emulated hosts:
 # the lab's test-4 topology (4 hosts in 2 racks), 7 ranks mapped 2/2/2/1 (uneven, and a node's
 # ranks not consecutive), under `--mca coll cloudaware,basic` only:

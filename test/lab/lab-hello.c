@@ -1,4 +1,8 @@
-/* lab-hello.c - smoke test for the lab: every rank reports its host; rank 0 checks that the lab
+/*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * lab-hello.c - smoke test for the lab: every rank reports its host; rank 0 checks that the lab
  * hosts are separate nodes for Open MPI (one MPI_COMM_TYPE_SHARED group per hostname) and that a
  * collective across them is correct.  Prints "LAB-HELLO OK hosts=N ranks=P" on success. */
 #include <mpi.h>

@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # test/lab/test-lab.sh - bring up a small emulated cloud (the shipped topology test-4), check that
 # Open MPI sees its hosts as separate nodes and that the shaped rates hold (lab verify), tear it down.
 # Exit: 0 pass, 77 skip (the machine does not allow network namespaces), anything else fail.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # A corrupt, missing or hostile matrix file gives one line naming the file (and the line and the
 # problem); the job keeps running with correct results. Hostile: a FIFO (opening it blocked every
 # rank for good), /dev/zero (read until memory ran out) and a small file declaring 16384 nodes

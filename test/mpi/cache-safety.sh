@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # The cache directory under attack (docs/calibration.md, "Cache"), with pretend nodes on one
 # machine: a symbolic link anywhere in the directory's path or a directory writable by others is
 # refused with one warning; an entry from the future is stale; a planted symbolic link or FIFO

@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # Calibration faults (docs/calibration.md, "Deadline and agreement"): a leader that stalls past
 # the budget, one stopped for good (SIGSTOP), a rank killed, a local failure injected at each
 # point after the start, and ranks that read different matrix or rules files. In each case every

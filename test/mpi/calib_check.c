@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * calib_check: calibration reuse and fault paths stay correct.
  *
  *   calib_check [NCOMMS] [split-first]   (default 200)

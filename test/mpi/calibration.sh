@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # Calibration on one machine (coll_cloudaware_test_fake_nodes splits it into pretend nodes):
 # measured once per node set and reused by 200 communicators; eager, lazy, PMIx and PML paths;
 # the cache; and every fault path leaves the job correct with exactly one warning line.

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * coll_check: runs every collective on several communicators and compares each result with a
  * reference computed locally from the same deterministic inputs. Exits non-zero when any result
  * differs (or a call returns an error); prints the first differences it finds.

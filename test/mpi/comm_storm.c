@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * comm_storm: many communicators created and freed in turn, a collective on each, and what that
  * costs in memory.
  *

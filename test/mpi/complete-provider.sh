@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # Complete-provider mode: with `--mca coll cloudaware,basic` (no libnbc, no self, no tuned)
 # cloudaware supplies every nonblocking and persistent collective on every communicator
 # (world, self, dup, ragged split, intercommunicator); MPI_Init succeeds and all results are

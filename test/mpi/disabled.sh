@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # A negative priority disables cloudaware: the job runs on the other components, correctly.
 # With the default min_nodes (2) on one host it declines too, saying why at verbose level.
 . "${TEST_SRCDIR:-.}/mpitest.sh" || exit 99

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * The persistent collectives of the integration tests: Open MPI 4.1 has them as MPIX_<Name>_init
  * (mpi-ext.h), Open MPI 5.0 as MPI 4.0's MPI_<Name>_init. The tests call the MPIX_ names.
  */

@@ -1,3 +1,5 @@
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # Sourced by the integration tests. Runs Open MPI jobs with the component of this build tree:
 # mca_base_component_path names the build's .libs first, then Open MPI's own component directory.
 set -u

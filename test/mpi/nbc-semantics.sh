@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # MPI rules for cloudaware's own nonblocking/persistent collectives (cloudaware,basic):
 # no deadlock with point-to-point between start and wait, outstanding collectives completed in
 # reverse order, and no leaks over 1000 persistent start/wait cycles and 10000 nonblocking

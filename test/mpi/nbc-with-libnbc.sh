@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # With the full component list, libnbc keeps the nonblocking and persistent collectives
 # (cloudaware fills no such slot) and the same checks pass.
 . "${TEST_SRCDIR:-.}/mpitest.sh"

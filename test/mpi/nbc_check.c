@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * nbc_check: every collective in three modes -- nonblocking (MPI_I*), persistent (MPIX_*_init,
  * started twice) and blocking -- on MPI_COMM_WORLD, MPI_COMM_SELF, a dup, a split with ragged
  * group sizes and an intercommunicator between two groups of different sizes, with each result

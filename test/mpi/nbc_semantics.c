@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * nbc_semantics: the MPI rules nonblocking and persistent collectives must keep, whoever
  * provides them.
  *   1. No deadlock with point-to-point traffic between start and wait: even ranks start

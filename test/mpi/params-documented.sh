@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # Every MCA parameter the component registers is listed by ompi_info with a description, and is
 # documented in docs/parameters.md (so the docs cannot drift from the code).
 . "${TEST_SRCDIR:-.}/mpitest.sh" || exit 99

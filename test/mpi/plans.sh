@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # Cloud-aware plans run through the executor and give correct results: 7 ranks on 4 pretend
 # nodes (coll_cloudaware_test_fake_nodes; 2, 2, 2 and 1 ranks) in two "racks" (fast inside, slow
 # and asymmetric across, from a matrix file), under `--mca coll cloudaware,basic` only.

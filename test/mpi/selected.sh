@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # cloudaware is selected for the collectives it overrides (its verbose output says so per
 # communicator), every collective's result is right, and what it does not override keeps working.
 . "${TEST_SRCDIR:-.}/mpitest.sh" || exit 99

@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # The communicator storm under valgrind's memcheck, shortened to 30 cycles (STORM_VALGRIND_CYCLES;
 # about 55 s on a loaded 2-core machine: valgrind runs each process some 50 times slower). The job
 # is right and measures once, and valgrind reports no memory error and no leaked block whose stack

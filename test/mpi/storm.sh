@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # The communicator storm: 1,000 MPI_Comm_dup / MPI_Comm_split / MPI_Comm_split_type + collective
 # + MPI_Comm_free cycles over 3 pretend nodes (comm_storm.c). Exactly one measurement (MPI_COMM_WORLD's;
 # every later communicator finds its nodes in the pair store), right results, and the resident set

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * thread_calib: four threads per process calibrate four different communicators at the same
  * time under MPI_THREAD_MULTIPLE, through the one pair store of their process.
  *

@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # The pair store under helgrind (valgrind's race detector): one job of thread_calib.c -- 4
 # processes x 4 threads, each thread creating and calibrating its own communicator at once -- and
 # no data race whose stacks pass through the pair store (coll_cloudaware_store.c, the core's

@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # MPI_THREAD_MULTIPLE: in every process four threads create four different communicators at once
 # and calibrate them at once through the process's one pair store (thread_calib.c), 3 repetitions
 # per job, in several jobs (a race need not show in every run):

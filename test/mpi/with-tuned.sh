@@ -1,4 +1,6 @@
 #!/bin/bash
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # Alongside tuned (cloudaware's priority raised above tuned's 30): cloudaware takes the six
 # collectives and hands them to tuned; results stay correct on every communicator.
 . "${TEST_SRCDIR:-.}/mpitest.sh" || exit 99

@@ -1,4 +1,8 @@
-/* test_cache_entry.c - the pure parts of cache entries (docs/calibration.md, "Cache"): file
+/*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * test_cache_entry.c - the pure parts of cache entries (docs/calibration.md, "Cache"): file
  * names, which names the leftover cleanup may remove, the age rule (an entry from the future is
  * stale), the check that an entry holds exactly the node set, and the entry's content. */
 #include "test_util.h"

@@ -1,4 +1,6 @@
 #!/bin/sh
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
 # test_cli.sh - the planner CLI end to end: generate, show (text/json/dot/heatmap), plan
 # (text/json/dot, --check, --montecarlo), the documented JSON keys, and one-line errors.
 set -eu

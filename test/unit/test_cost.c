@@ -1,4 +1,8 @@
-/* test_cost.c - the cost model: monotone in message size, sensitive to the things it claims to
+/*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * test_cost.c - the cost model: monotone in message size, sensitive to the things it claims to
  * model (slow links, one message per node port, two-way exchanges on TCP), and it ranks a
  * cloudaware plan below the binomial baseline on a racked network. */
 #include <math.h>

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * Digests of parsed files: ranks compare them to agree that they read the same matrix and rules
  * (docs/calibration.md, "Ranks that read different files"). Equal content gives equal digests;
  * any change a lookup or the model would see gives a different one; no file is 0.

@@ -1,4 +1,8 @@
-/* test_hierarchy.c - the network performance hierarchy (CMPI Algorithms 1-2), leaders, and the
+/*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * test_hierarchy.c - the network performance hierarchy (CMPI Algorithms 1-2), leaders, and the
  * Algorithm 4 tree, on hand-made matrices whose right answer can be read off the matrix. */
 #include "test_util.h"
 

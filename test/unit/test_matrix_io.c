@@ -1,4 +1,8 @@
-/* test_matrix_io.c - the matrix file format: the documented example parses, round trips are
+/*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * test_matrix_io.c - the matrix file format: the documented example parses, round trips are
  * exact, every kind of malformed file is rejected with "FILE:LINE: problem", every cut of the
  * example is detected, and only regular files of a sane size are read. */
 #include "test_util.h"

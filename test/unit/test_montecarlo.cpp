@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // test_montecarlo.cpp - the Monte Carlo reference (random recursive trees, CMPI Fig. 9): its fast
 // path must give exactly the time the cost model gives the tree's plan, or the table of
 // docs/model-results.md would silently drift from the model. C++ because RandomTrees is an

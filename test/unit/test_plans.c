@@ -1,4 +1,8 @@
-/* test_plans.c - every plan the core emits is complete: simulated symbolically (the round
+/*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * test_plans.c - every plan the core emits is complete: simulated symbolically (the round
  * semantics of cloudaware_core.h), every rank ends with exactly the data MPI requires, for each
  * collective, root, rank count 1..65, ragged nodes and non-consecutive ranks per node. */
 #include "test_util.h"

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * Rules file: the documented example parses and selects what docs/rules-format.md says it does;
  * every kind of mistake is rejected with the file, the line and the problem; a version 2 file cut
  * anywhere is rejected; only regular files are read; parsing is linear and lookups agree with

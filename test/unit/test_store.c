@@ -1,4 +1,8 @@
-/* test_store.c - the pair store: what a process learns about pairs of hosts from matrix files,
+/*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * test_store.c - the pair store: what a process learns about pairs of hosts from matrix files,
  * cache entries and calibrations of node subsets, looked up as the sub-matrix of any host list.
  *
  * The hand-made network: three hosts a, b, c with asymmetric links (row = sender),

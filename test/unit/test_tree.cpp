@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // test_tree.cpp - CMPI Algorithm 4 internals: the split / merge adjustment of DOWN to |UP|, and
 // the simulator catching broken plans (deadlock, wrong data, double reduction). C++ because
 // these are internals the component never calls.

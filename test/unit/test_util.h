@@ -1,4 +1,8 @@
-/* test_util.h - small helpers shared by the unit tests (temporary files, hand-made matrices).
+/*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * test_util.h - small helpers shared by the unit tests (temporary files, hand-made matrices).
  * Valid C and C++: the core's C++ tests include it too. */
 #ifndef TEST_UTIL_H
 #define TEST_UTIL_H

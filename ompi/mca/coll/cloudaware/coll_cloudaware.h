@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * coll/cloudaware: collectives shaped by a measured network (latency and bandwidth per ordered
  * node pair) instead of a trusted topology map.
  *

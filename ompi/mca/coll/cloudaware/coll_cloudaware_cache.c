@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * Cache files: measured matrices kept on disk, keyed by node set, so the next job on the same
  * hosts does not measure (docs/calibration.md, "Cache").
  *

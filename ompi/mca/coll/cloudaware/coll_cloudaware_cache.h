@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * coll/cloudaware cache files: measured matrices kept on disk across jobs, keyed by node set
  * (docs/calibration.md, "Cache"). Read and written by rank 0 of a calibrating communicator only.
  */

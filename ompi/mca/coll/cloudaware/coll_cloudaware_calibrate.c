@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * Calibration of one communicator: find (or measure) the latency/bandwidth matrix of its nodes,
  * so that every rank ends with the SAME matrix or every rank agrees to fall back.
  *

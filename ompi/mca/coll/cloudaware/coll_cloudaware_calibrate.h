@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * coll/cloudaware calibration (coll_cloudaware_calibrate.c; docs/calibration.md). Its parts have
  * their own headers: the node map (coll_cloudaware_nodes.h), the tournament
  * (coll_cloudaware_tournament.h), the messages (coll_cloudaware_exchange.h).

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * coll/cloudaware: the ONE place for differences between the Open MPI generations the component
  * builds against (4.1.x: coll API 2.0.0; 5.0.x: coll API 2.4.0). Every other file is written once
  * for both; docs/ompi-versions.md lists what differs and what Open MPI main (coll API 3.0.0)

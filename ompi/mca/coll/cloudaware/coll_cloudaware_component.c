@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * coll/cloudaware component: its identity, and every MCA parameter it registers.
  * `ompi_info --param coll cloudaware --level 9` lists them with these descriptions.
  */

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * The entry points of the six cloud-aware collectives, in their three forms (blocking,
  * nonblocking, persistent). Each describes its call and asks one place,
  * mca_coll_cloudaware_select() (coll_cloudaware_select.c), for a plan; with a plan the executor

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * The messages of a calibration: the start message (no deadline) and the deadline-bound
  * receives and sends of reports and verdicts (coll_cloudaware_exchange.h, docs/calibration.md).
  *

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * The messages of a calibration (coll_cloudaware_exchange.c; docs/calibration.md, "Protocol"):
  *
  *   start    rank 0's view of the node set reaches every rank (PMIx Put/Fence/Get, or the PML).

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * coll/cloudaware executor: schedules (building), and the one engine that runs them blocking,
  * nonblocking (a request progressed from opal_progress) and persistent (MPI_Start-able request).
  * See coll_cloudaware_exec.h for the round semantics.

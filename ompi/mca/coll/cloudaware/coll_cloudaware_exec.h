@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * coll/cloudaware executor: one engine that runs a schedule blocking, nonblocking or persistent.
  *
  * A schedule is, for the calling rank only, a list of rounds of concrete operations

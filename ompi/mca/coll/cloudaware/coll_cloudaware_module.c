@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * coll/cloudaware module life cycle: which communicators it takes (comm_query), what it saves
  * from the components below it (enable), and what it releases (destructor).
  */

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * Entry points that run the simple schedules (coll_cloudaware_sched.h) through the executor,
  * three ways per collective: nonblocking (MPI_I<coll>), persistent (MPIX_<Coll>_init) and
  * blocking (for blocking slots no other component fills). Generated once per collective from

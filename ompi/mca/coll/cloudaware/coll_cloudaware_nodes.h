@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * The node map of a communicator (coll_cloudaware_nodes.c): which ranks share a node, which rank
  * leads (measures for) each node, and the key of the node set.
  */

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * Translator: one rank's steps of a model-core plan (cacore_step_t over global blocks, schema in
  * core/cloudaware_core.h) -> an executor schedule on the user's buffers. The executor's round
  * semantics are the plan's (local steps in listed order, then all sends/receives, then wait), so

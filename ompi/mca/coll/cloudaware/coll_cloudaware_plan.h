@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * Running model-core plans (core/cloudaware_core.h) on the executor. The six cloud-aware
  * collectives' dispatch (coll_cloudaware_dispatch.c) appends this rank's steps to a schedule with
  * mca_coll_cloudaware_plan_to_sched and runs it with ca_sched_finish.

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * Loads coll_cloudaware_rules_file once per process. A file with any error is ignored as a
  * whole (one line on world rank 0 names the file, the line and the problem): every rank reads
  * the same file, so every rank ignores it alike and the choice stays the same on all ranks.

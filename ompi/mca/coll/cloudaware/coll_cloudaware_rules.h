@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * The rules file named by coll_cloudaware_rules_file (docs/rules-format.md), loaded once per
  * process. The parser lives in the model core (core/rules.cpp).
  */

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * coll/cloudaware schedule builders: simple, correct algorithms (linear or binomial) for every
  * collective, intra- and intercommunicator, expressed as executor schedules
  * (coll_cloudaware_exec.h). They are what cloudaware runs for the nonblocking and persistent

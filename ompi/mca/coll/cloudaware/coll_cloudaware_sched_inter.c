@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * Simple schedules for intercommunicators. Point-to-point ranks on an intercommunicator name
  * processes of the remote group; steps marked `local` run on the local group (c_local_comm).
  * Rooted collectives follow MPI: root = MPI_ROOT at the root, MPI_PROC_NULL at the other ranks

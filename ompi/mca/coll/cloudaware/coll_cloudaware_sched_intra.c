@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * Simple schedules for every collective on an intracommunicator: binomial bcast, dissemination
  * barrier, linear rooted collectives, direct exchanges for the all-to-all family, linear
  * rank-ordered reductions (correct for non-commutative ops), chains for scan/exscan.

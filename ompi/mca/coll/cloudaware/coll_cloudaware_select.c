@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * Per-call choice between a cloud-aware plan and the previous module, with the plan cache.
  * See coll_cloudaware_select.h for the order of authority and why every rank agrees.
  */

@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * Choosing, per call, whether a cloud-aware plan runs and which one (issue: collectives).
  *
  * Order of authority: (a) the rules file (coll_cloudaware_rules_file), (b) the cost model, which

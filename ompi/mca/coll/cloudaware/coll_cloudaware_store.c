@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * What this process knows about the network: ONE pair store per process, shared by every
  * communicator. Matrices belong to the node set, not to a communicator: the store (the model
  * core's cacore_store_t) holds latency and bandwidth for every ordered pair of hosts it has ever

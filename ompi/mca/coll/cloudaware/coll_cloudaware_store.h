@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * What this process knows about the network (coll_cloudaware_store.c): ONE pair store per
  * process, shared by every communicator, holding latency and bandwidth for every ordered pair of
  * hosts learnt so far (the matrix file, cache entries, calibrations). Every function here is

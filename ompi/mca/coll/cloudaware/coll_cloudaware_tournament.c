@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * The measurement tournament among node leaders (CMPI §3.1), over the PML on the communicator
  * being calibrated (the path the collectives use).
  *

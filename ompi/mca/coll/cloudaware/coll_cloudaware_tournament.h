@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * The measurement tournament among node leaders (coll_cloudaware_tournament.c; CMPI §3.1).
  */
 #ifndef MCA_COLL_CLOUDAWARE_TOURNAMENT_H

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // baselines.hpp - reference plans that ignore the network: binomial tree and ring over ranks.
 #ifndef CACORE_BASELINES_HPP
 #define CACORE_BASELINES_HPP

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // c_api.cpp - the C API of cloudaware_core.h: handles wrap value types, exceptions become statuses.
 #include "cloudaware_core.h"
 

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // cache_entry.cpp - cache entry names, the age rule and the node-set check.
 #include "cache_entry.hpp"
 

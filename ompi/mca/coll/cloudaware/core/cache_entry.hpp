@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // cache_entry.hpp - cache entries of measured matrices (docs/calibration.md, "Cache"): their file
 // names, the age rule, and the check that an entry holds exactly a communicator's node set. The
 // directory and file handling (descriptors, atomic replacement) is the component's

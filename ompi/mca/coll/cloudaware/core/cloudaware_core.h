@@ -1,4 +1,7 @@
 /*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
  * cloudaware_core.h - the C API of the model core (C++17, no MPI headers).
  *
  * The component (C, compiled against Open MPI's internal headers, which do not compile as C++)

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // cool_plan.cpp - emission of the COOL level plan and of the Algorithm 4 tree plan.
 #include "cool_plan.hpp"
 

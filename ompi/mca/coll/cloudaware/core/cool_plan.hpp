@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // cool_plan.hpp - cloudaware plans: COOL levels (node -> groups -> top and back) and the CMPI
 // Algorithm 4 tree plan, both over a Layout.
 #ifndef CACORE_COOL_PLAN_HPP

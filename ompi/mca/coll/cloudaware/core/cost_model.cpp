@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // cost_model.cpp - event-driven completion-time prediction.
 #include "cost_model.hpp"
 

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // cost_model.hpp - predicted completion time of a plan (docs/cost-model.md).
 #ifndef CACORE_COST_MODEL_HPP
 #define CACORE_COST_MODEL_HPP

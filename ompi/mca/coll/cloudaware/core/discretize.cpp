@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // discretize.cpp - builds the byte matrix of levels.
 #include "discretize.hpp"
 

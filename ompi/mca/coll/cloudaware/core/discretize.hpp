@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // discretize.hpp - performance levels: level(x) = floor(x / (k * min)) of M(m), one byte per pair.
 #ifndef CACORE_DISCRETIZE_HPP
 #define CACORE_DISCRETIZE_HPP

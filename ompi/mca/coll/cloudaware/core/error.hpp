@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // error.hpp - the one exception type of the model core; c_api.cpp turns it into a status + message.
 #ifndef CACORE_ERROR_HPP
 #define CACORE_ERROR_HPP

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // escape.hpp - the one way the core quotes input in a message: control characters and every
 // byte that is not printable ASCII become C-style escapes, so a file cannot put a newline, a
 // terminal escape sequence or a NUL into a log line.

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // file_text.cpp - safe reading of the core's input files (see file_text.hpp).
 #include "file_text.hpp"
 

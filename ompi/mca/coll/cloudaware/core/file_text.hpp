@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // file_text.hpp - the one way the core reads a whole input file (matrix, rules, cache entry):
 // regular files only, opened so that a FIFO cannot block the open, never more than a cap.
 #ifndef CACORE_FILE_TEXT_HPP

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // generate.hpp - synthetic matrices: racks, oversubscription, unevenness, asymmetry (seeded).
 #ifndef CACORE_GENERATE_HPP
 #define CACORE_GENERATE_HPP

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // hierarchy.cpp - CMPI Algorithm 2 on "units" (the groups of the level below), with a byte matrix
 // of unit distances: O(N^2) bytes, no per-level matrices of doubles.
 #include "hierarchy.hpp"

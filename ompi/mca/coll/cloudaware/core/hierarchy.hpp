@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // hierarchy.hpp - the network performance hierarchy (CMPI Algorithms 1 and 2) and node distance.
 #ifndef CACORE_HIERARCHY_HPP
 #define CACORE_HIERARCHY_HPP

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // layout.hpp - ranks on nodes: the nodes a communicator uses, its ranks per node, node leaders,
 // and the hierarchy over those nodes.
 #ifndef CACORE_LAYOUT_HPP

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // leaders.cpp - leader selection by inbound cost, and the root override.
 #include "leaders.hpp"
 

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // leaders.hpp - group leaders: the member with the smallest sum of inbound M (CMPI section 4.3).
 #ifndef CACORE_LEADERS_HPP
 #define CACORE_LEADERS_HPP

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // line_reader.hpp - the line-oriented text files of the core (matrix, rules) are read the same
 // way: '#' comments, blank lines skipped, white-space separated tokens, and every error names
 // "FILE:LINE: problem" (FILE escaped; a problem that quotes input quotes it with quote()).

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // matrix.hpp - latency and bandwidth matrices between nodes (row = sender), and M(m) = L + m/B.
 #ifndef CACORE_MATRIX_HPP
 #define CACORE_MATRIX_HPP

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // matrix_io.cpp - reader and atomic writer for `cloudaware-matrix 1` files.
 #include "matrix_io.hpp"
 

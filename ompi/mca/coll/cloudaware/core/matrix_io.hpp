@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // matrix_io.hpp - the `cloudaware-matrix 1` text format (docs/matrix-format.md).
 #ifndef CACORE_MATRIX_IO_HPP
 #define CACORE_MATRIX_IO_HPP

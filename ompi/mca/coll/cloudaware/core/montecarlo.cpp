@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // montecarlo.cpp - random recursive trees, their plans, and the fast path of their prediction.
 //
 // The fast path replays what the cost model's event simulation (cost_model.cpp) does with the

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // montecarlo.hpp - the Monte Carlo reference of the CMPI paper's Fig. 9: random recursive trees
 // over the node leaders and their predicted completion times (docs/model-results.md).
 //

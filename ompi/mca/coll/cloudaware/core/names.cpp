@@ -1,3 +1,7 @@
+/*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
 #include "names.hpp"
 
 #include <string>

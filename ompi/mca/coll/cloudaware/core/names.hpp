@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // The one source of truth for the names users type and read: collectives, algorithms, patterns
 // and plan levels. The MCA enums (coll_cloudaware_component.c), the rules parser (rules.cpp) and
 // cloudaware-plan all take them from here (C callers through cacore_*_name in cloudaware_core.h).

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // pair_store.cpp - merge and lookup of sub-matrices by host names.
 #include "pair_store.hpp"
 

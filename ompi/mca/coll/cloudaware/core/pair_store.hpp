@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // pair_store.hpp - what one process knows about the network: latency and bandwidth per ordered
 // pair of hosts, learnt piece by piece (the matrix file, cache entries, calibrations of node
 // subsets) and looked up as the sub-matrix of any host list.

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // patterns.cpp - the pattern emitters (round numbering: see cloudaware_core.h; a step's round
 // only orders one rank's own steps, matching is by posting order).
 #include "patterns.hpp"

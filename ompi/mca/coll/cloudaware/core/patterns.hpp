@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // patterns.hpp - communication patterns over a list of ranks, emitted as plan steps. One Emitter
 // carries the data state of a whole plan (where each rank's partial result or parts are), so
 // phases compose: node phase, group phases, top phase, and back down.

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // plan.hpp - a plan as data (the schema of cloudaware_core.h) and the builder the patterns use.
 #ifndef CACORE_PLAN_HPP
 #define CACORE_PLAN_HPP

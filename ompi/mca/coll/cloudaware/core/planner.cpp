@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // planner.cpp - algorithm and pattern choice by the cost model (coordinate descent over the
 // per-level patterns, then the segment count), and the completeness check of the result.
 #include "planner.hpp"

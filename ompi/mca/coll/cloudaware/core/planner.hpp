@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // planner.hpp - builds the plan the component runs: the best predicted cloudaware plan, checked.
 #ifndef CACORE_PLANNER_HPP
 #define CACORE_PLANNER_HPP

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // rules.cpp - parser of `cloudaware-rules 2` (and 1) files. Every problem is reported as
 // "FILE:LINE: problem" and rejects the whole file: a half-applied rules file would silently
 // change which plans run. Parsing is linear in the file size (duplicates through a hash table),

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // rules.hpp - the rules file (docs/rules-format.md): per collective, node count and message
 // size, which plan to run or whether to leave the call to the previous module.
 #ifndef CACORE_RULES_HPP

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // simulate.cpp - the completeness checker every emitted plan must pass.
 #include "simulate.hpp"
 

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // simulate.hpp - symbolic execution of a plan under the round semantics of cloudaware_core.h.
 #ifndef CACORE_SIMULATE_HPP
 #define CACORE_SIMULATE_HPP

@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // tree.cpp - Algorithm 4 (construct by distance; split the largest / merge the two smallest).
 #include "tree.hpp"
 

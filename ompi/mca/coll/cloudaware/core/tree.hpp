@@ -1,3 +1,6 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
 // tree.hpp - CMPI Algorithm 4: gather/scatter trees over nodes from the performance hierarchy.
 #ifndef CACORE_TREE_HPP
 #define CACORE_TREE_HPP
