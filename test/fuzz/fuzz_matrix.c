@@ -104,8 +104,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cacore_hierarchy_t *h = NULL;
         st = cacore_hierarchy_build(m, 1 << 20, NULL, &h, err, sizeof err);
         FUZZ_REQUIRE(CACORE_OK == st, "no hierarchy for an accepted matrix: %s", err);
-        FUZZ_REQUIRE(cacore_hierarchy_nodes(h) == n, "hierarchy of %d nodes",
-                     cacore_hierarchy_nodes(h));
+        FUZZ_REQUIRE(cacore_hierarchy_ngroups(h, 0) == n, "%d groups of one node at level 0",
+                     cacore_hierarchy_ngroups(h, 0));
         FUZZ_REQUIRE(cacore_hierarchy_ngroups(h, cacore_hierarchy_levels(h) - 1) == 1,
                      "top level has %d groups",
                      cacore_hierarchy_ngroups(h, cacore_hierarchy_levels(h) - 1));
