@@ -23,28 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int check(MPI_Comm comm, int iter)
-{
-    int rank, size, sum = 0, expect, val = -1, root, failures = 0;
-
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    expect = size * (size - 1) / 2 + iter * size;
-    int mine = rank + iter;
-    MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, comm);
-    if (sum != expect) {
-        failures++;
-    }
-    root = iter % size;
-    if (rank == root) {
-        val = 1000 + iter;
-    }
-    MPI_Bcast(&val, 1, MPI_INT, root, comm);
-    if (val != 1000 + iter) {
-        failures++;
-    }
-    return failures;
-}
+#include "comm_cycle.h"
 
 int main(int argc, char **argv)
 {
@@ -65,27 +44,16 @@ int main(int argc, char **argv)
         MPI_Comm_group(MPI_COMM_WORLD, &world);
         MPI_Group_incl(world, n, members, &group);
         MPI_Comm_create_group(MPI_COMM_WORLD, group, 0, &half);
-        failures += check(half, 7);
+        failures += check_iteration(half, 7);
         MPI_Comm_free(&half);
         MPI_Group_free(&group);
         MPI_Group_free(&world);
         free(members);
     }
-    failures += check(MPI_COMM_WORLD, 0);
+    failures += check_iteration(MPI_COMM_WORLD, 0);
     for (int i = 0; i < ncomms; i++) {
-        MPI_Comm c;
-        switch (i % 3) {
-        case 0:
-            MPI_Comm_dup(MPI_COMM_WORLD, &c);
-            break;
-        case 1:
-            MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &c);
-            break;
-        default:
-            MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &c);
-            break;
-        }
-        failures += check(c, i + 1);
+        MPI_Comm c = cycle_comm(i, rank);
+        failures += check_iteration(c, i + 1);
         MPI_Comm_free(&c);
     }
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

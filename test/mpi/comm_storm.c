@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "comm_cycle.h"
+
 /* VmRSS of this process in KiB, or -1. */
 static long rss_kib(void)
 {
@@ -43,27 +45,6 @@ static long rss_kib(void)
     return kib;
 }
 
-static int check(MPI_Comm comm, int iter)
-{
-    int rank, size, sum = 0, val = -1, failures = 0, mine;
-
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    mine = rank + iter;
-    MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, comm);
-    if (sum != size * (size - 1) / 2 + iter * size) {
-        failures++;
-    }
-    if (rank == iter % size) {
-        val = 1000 + iter;
-    }
-    MPI_Bcast(&val, 1, MPI_INT, iter % size, comm);
-    if (val != 1000 + iter) {
-        failures++;
-    }
-    return failures;
-}
-
 int main(int argc, char **argv)
 {
     int cycles = argc > 1 ? atoi(argv[1]) : 1000, warmup = argc > 2 ? atoi(argv[2]) : 100;
@@ -74,25 +55,15 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    failures += check(MPI_COMM_WORLD, 0);
+    failures += check_iteration(MPI_COMM_WORLD, 0);
     for (int i = 0; i < cycles; i++) {
         MPI_Comm c;
 
         if (i == warmup) {
             before = rss_kib();
         }
-        switch (i % 3) {
-        case 0:
-            MPI_Comm_dup(MPI_COMM_WORLD, &c);
-            break;
-        case 1:
-            MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &c);
-            break;
-        default:
-            MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &c);
-            break;
-        }
-        failures += check(c, i + 1);
+        c = cycle_comm(i, rank);
+        failures += check_iteration(c, i + 1);
         MPI_Comm_free(&c);
     }
     growth = rss_kib() - before;

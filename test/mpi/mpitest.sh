@@ -44,3 +44,14 @@ fail() {
 expect_in_log() {
     grep -q -- "$1" "$TEST_LOG" || fail "expected output matching '$1'"
 }
+
+# need_valgrind PROGRAM -- skips the test (exit 77) when valgrind is missing or PROGRAM is built
+# with AddressSanitizer (contrib/run-sanitizers: valgrind cannot run ASan programs, and ASan
+# already checks that build's memory).
+need_valgrind() {
+    command -v valgrind >/dev/null || { echo "SKIP: valgrind is not installed"; exit 77; }
+    if ldd "$1" | grep -q libasan; then
+        echo "SKIP: $1 is built with AddressSanitizer, which valgrind cannot run"
+        exit 77
+    fi
+}

@@ -10,13 +10,7 @@
 # strdup() leaked per merge in coll_cloudaware_store.c makes this test fail.)
 . "${TEST_SRCDIR:-.}/mpitest.sh"
 
-command -v valgrind >/dev/null || { echo "SKIP: valgrind is not installed"; exit 77; }
-# The sanitizer build (contrib/run-sanitizers) instruments the test programs: valgrind cannot run
-# AddressSanitizer programs, and ASan already checks this build's memory.
-if ldd "$TEST_BUILDDIR/comm_storm" | grep -q libasan; then
-    echo "SKIP: $TEST_BUILDDIR/comm_storm is built with AddressSanitizer, which valgrind cannot run"
-    exit 77
-fi
+need_valgrind "$TEST_BUILDDIR/comm_storm"
 CYCLES=${STORM_VALGRIND_CYCLES:-30}
 work=$(mktemp -d "${TMPDIR:-/tmp}/cloudaware-vg.XXXXXX")
 trap 'rm -rf "$TEST_LOG" "$work"' EXIT

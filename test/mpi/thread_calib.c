@@ -29,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "comm_cycle.h"
+
 #define NTHREADS 4
 
 typedef struct {
@@ -40,28 +42,6 @@ typedef struct {
 static int world_rank, dups;
 static MPI_Group world_group;
 static pthread_barrier_t start;
-
-/* An allreduce and a bcast whose results depend on iter. Returns the number of wrong results. */
-static int check(MPI_Comm comm, int iter)
-{
-    int rank, size, sum = 0, val = -1, failures = 0, mine;
-
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    mine = rank + iter;
-    MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, comm);
-    if (sum != size * (size - 1) / 2 + iter * size) {
-        failures++;
-    }
-    if (rank == iter % size) {
-        val = 1000 + iter;
-    }
-    MPI_Bcast(&val, 1, MPI_INT, iter % size, comm);
-    if (val != 1000 + iter) {
-        failures++;
-    }
-    return failures;
-}
 
 static void *run(void *arg)
 {
@@ -82,11 +62,11 @@ static void *run(void *arg)
     MPI_Group_incl(world_group, n, members, &group);
     pthread_barrier_wait(&start);
     MPI_Comm_create_group(MPI_COMM_WORLD, group, 100 * job->rep + job->thread, &comm);
-    job->failures += check(comm, job->thread);
+    job->failures += check_iteration(comm, job->thread);
     for (int d = 0; d < dups; d++) {
         MPI_Comm dup;
         MPI_Comm_dup(comm, &dup);
-        job->failures += check(dup, job->thread + d + 1);
+        job->failures += check_iteration(dup, job->thread + d + 1);
         MPI_Comm_free(&dup);
     }
     MPI_Comm_free(&comm);
@@ -126,7 +106,7 @@ int main(int argc, char **argv)
     }
     pthread_barrier_destroy(&start);
     MPI_Group_free(&world_group);
-    failures += check(MPI_COMM_WORLD, 7);
+    failures += check_iteration(MPI_COMM_WORLD, 7);
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (0 == world_rank) {
         printf("thread_calib: %d ranks, %d threads, %d repetitions, %d dups, %d failures\n", size,

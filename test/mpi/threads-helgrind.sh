@@ -11,13 +11,7 @@
 # (On b7977fe, whose store had no lock, it reports 13 races in coll_cloudaware_network.c.)
 . "${TEST_SRCDIR:-.}/mpitest.sh"
 
-command -v valgrind >/dev/null || { echo "SKIP: valgrind is not installed"; exit 77; }
-# The sanitizer build (contrib/run-sanitizers) instruments the test programs: valgrind cannot run
-# AddressSanitizer programs, and ASan already checks this build's memory.
-if ldd "$TEST_BUILDDIR/thread_calib" | grep -q libasan; then
-    echo "SKIP: $TEST_BUILDDIR/thread_calib is built with AddressSanitizer, which valgrind cannot run"
-    exit 77
-fi
+need_valgrind "$TEST_BUILDDIR/thread_calib"
 CA_TIMEOUT=${CA_TIMEOUT:-400}
 work=$(mktemp -d "${TMPDIR:-/tmp}/cloudaware-hg.XXXXXX")
 trap 'rm -rf "$TEST_LOG" "$work"' EXIT
