@@ -444,9 +444,19 @@ static void reap(bool final)
 
 void mca_coll_cloudaware_exchange_reap(void)
 {
+    /* Testing a request can complete it, and its completion can free the last reference to a
+     * communicator, whose module's destructor reaps too: that nested call returns at once (the
+     * outer one is walking the list, and holds the lock). */
+    static _Thread_local bool reaping = false;
+
+    if (reaping) {
+        return;
+    }
+    reaping = true;
     OPAL_THREAD_LOCK(&exchange_lock);
     reap(false);
     OPAL_THREAD_UNLOCK(&exchange_lock);
+    reaping = false;
 }
 
 void mca_coll_cloudaware_sends_park(mca_coll_cloudaware_pending_t *p, void *buf, bool freeable)

@@ -9,6 +9,7 @@
 
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
+#include "coll_cloudaware_exchange.h"
 #include "coll_cloudaware_exec.h"
 #include "coll_cloudaware_sched.h"
 #include "coll_cloudaware_select.h"
@@ -45,6 +46,9 @@ static void cloudaware_module_destruct(mca_coll_cloudaware_module_t *m)
     mca_coll_cloudaware_plancache_free(m);
     mca_coll_cloudaware_netview_free(m->net);
     m->net = NULL;
+    /* The last calibration's messages are freed here at the latest: MPI_Finalize destroys the
+     * communicators while the PML still runs (at component close it may not any more). */
+    mca_coll_cloudaware_exchange_reap();
 }
 
 OBJ_CLASS_INSTANCE(mca_coll_cloudaware_module_t, mca_coll_base_module_t,
