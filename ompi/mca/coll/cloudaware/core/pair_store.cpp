@@ -156,6 +156,9 @@ size_t PairStore::lookup(const std::vector<std::string> &hosts, double *latency_
     for (size_t i = 0; i < n; ++i) {
         idx[i] = find(hosts[i]);
     }
+    if (n == 0) {
+        return 0;   // the arrays may be NULL then (memset must not see a NULL pointer)
+    }
     std::memset(known, 0, nn);
     std::fill(latency_s, latency_s + nn, 0.0);
     std::fill(bandwidth_Bps, bandwidth_Bps + nn, 0.0);
