@@ -52,8 +52,9 @@ hostile() {
     local cpu
     cpu=$(echo "$times" | awk '{ printf "%d", $1 + $2 }')
     echo "  $file: ${wall} s wall, ${cpu} s CPU (user + system, all processes, rounded down)"
-    [ "$wall" -lt 60 ] || fail "$file: the job took $wall s (limit 60 s)"
-    [ "$cpu" -lt 15 ] || fail "$file: the job took $cpu s of CPU (limit 15 s)"
+    local wall_limit=$((60 * CA_SLOWDOWN)) cpu_limit=$((15 * CA_SLOWDOWN))
+    [ "$wall" -lt "$wall_limit" ] || fail "$file: the job took $wall s (limit $wall_limit s)"
+    [ "$cpu" -lt "$cpu_limit" ] || fail "$file: the job took $cpu s of CPU (limit $cpu_limit s)"
 }
 hostile "$dir/fifo" "$dir/fifo: not a regular file (a FIFO); a matrix file must be a regular file"
 hostile /dev/zero "/dev/zero: not a regular file (a character device)"

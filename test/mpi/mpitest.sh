@@ -55,3 +55,12 @@ need_valgrind() {
         exit 77
     fi
 }
+
+# Time limits of the tests are for the ordinary build; the sanitizer build (contrib/run-sanitizers,
+# test programs linked with AddressSanitizer) runs every process several times slower, so tests
+# multiply their CPU and wall-clock limits by CA_SLOWDOWN there.
+if ldd "$TEST_BUILDDIR/coll_check" 2>/dev/null | grep -q libasan; then
+    CA_SLOWDOWN=4
+else
+    CA_SLOWDOWN=1
+fi
