@@ -64,3 +64,7 @@ if ldd "$TEST_BUILDDIR/coll_check" 2>/dev/null | grep -q libasan; then
 else
     CA_SLOWDOWN=1
 fi
+
+# The Open MPI generation the tests run under (4 or 5); some expectations differ.
+OMPI_MAJOR=$("$MPIRUN" --version 2>/dev/null | sed -n 's/.*Open MPI[^0-9]*\([0-9][0-9]*\)\..*/\1/p' | head -n 1)
+: "${OMPI_MAJOR:=4}"

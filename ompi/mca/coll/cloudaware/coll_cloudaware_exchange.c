@@ -225,6 +225,10 @@ int mca_coll_cloudaware_exchange_start(struct ompi_communicator_t *comm, void *b
     }
     /* PMIx keys carry the cid; on Open MPI 5.0 an MPI-4 sessions' communicator may have a
      * different local cid on each rank (the test is false on every rank or on none). */
+    if (use_pmix && !CLOUDAWARE_PMIX_EXCHANGE_VERIFIED) {
+        use_pmix = false;
+        why = "not yet verified with this Open MPI (docs/ompi-versions.md)";
+    }
     if (use_pmix && !CLOUDAWARE_COMM_CID_IS_GLOBAL(comm)) {
         use_pmix = false;
         why = "the communicator's id differs between ranks (MPI-4 sessions)";
