@@ -483,7 +483,8 @@ static void step_prepare(calib_t *x)
                 x->measured++;
             }
         }
-    }    if (0 == x->map->my_rank) {
+    }
+    if (0 == x->map->my_rank) {
         mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: calibration of %s (%s): measuring %zu of %zu node "
