@@ -42,8 +42,6 @@ static int pmix_state = 0;    /* 0 untried, 1 initialized, -1 unusable */
 static pmix_proc_t pmix_me;
 static bool pml_said = false;
 
-static void reap(bool final);
-
 double mca_coll_cloudaware_now(void)
 {
     struct timespec ts;
@@ -98,7 +96,6 @@ static bool pmix_ready(void)
 void mca_coll_cloudaware_exchange_finalize(void)
 {
     OPAL_THREAD_LOCK(&exchange_lock);
-    reap(true);
     if (1 == pmix_state) {
         PMIx_Finalize(NULL, 0);
     }
@@ -378,9 +375,8 @@ bool mca_coll_cloudaware_recv_wait(mca_coll_cloudaware_recv_t *r, int n, double 
     return !timedout;
 }
 
-bool mca_coll_cloudaware_send_post(struct ompi_communicator_t *comm,
-                                   mca_coll_cloudaware_pending_t *p, int to, int tag,
-                                   const void *buf, size_t len)
+/* Room for one more request in p. */
+static bool pending_reserve(mca_coll_cloudaware_pending_t *p)
 {
     if (p->n == p->cap) {
         int cap = p->cap ? 2 * p->cap : 8;
@@ -390,6 +386,25 @@ bool mca_coll_cloudaware_send_post(struct ompi_communicator_t *comm,
         }
         p->reqs = reqs;
         p->cap = cap;
+    }
+    return true;
+}
+
+bool mca_coll_cloudaware_pending_add(mca_coll_cloudaware_pending_t *p, ompi_request_t *req)
+{
+    if (!pending_reserve(p)) {
+        return false;
+    }
+    p->reqs[p->n++] = req;
+    return true;
+}
+
+bool mca_coll_cloudaware_send_post(struct ompi_communicator_t *comm,
+                                   mca_coll_cloudaware_pending_t *p, int to, int tag,
+                                   const void *buf, size_t len)
+{
+    if (!pending_reserve(p)) {
+        return false;
     }
     if (OMPI_SUCCESS != MCA_PML_CALL(isend((void *) buf, len, MPI_BYTE, to, tag,
                                            MCA_PML_BASE_SEND_STANDARD, comm, &p->reqs[p->n]))) {
@@ -425,18 +440,17 @@ static bool all_complete(ompi_request_t **reqs, int n)
     return done;
 }
 
-/* Frees the parked sends that completed. At finalize (`final`) the PML may already have
- * released its requests: they are not touched, and the buffers are left to the process's end. */
-static void reap(bool final)
+/* Frees the parked requests that completed, with their buffers. At finalize the PML may
+ * already have released its requests: the list is not touched then, and what it holds stays
+ * reachable until the process ends. */
+static void reap(void)
 {
     parked_t **pp = &parked;
 
     while (NULL != *pp) {
         parked_t *q = *pp;
-        if (final || all_complete(q->reqs, q->n)) {
-            if (!final) {
-                free(q->buf);
-            }
+        if (all_complete(q->reqs, q->n)) {
+            free(q->buf);
             *pp = q->next;
             free(q->reqs);
             free(q);
@@ -458,7 +472,7 @@ void mca_coll_cloudaware_exchange_reap(void)
     }
     reaping = true;
     OPAL_THREAD_LOCK(&exchange_lock);
-    reap(false);
+    reap();
     OPAL_THREAD_UNLOCK(&exchange_lock);
     reaping = false;
 }

@@ -97,6 +97,8 @@ typedef struct {
 bool mca_coll_cloudaware_send_post(struct ompi_communicator_t *comm,
                                    mca_coll_cloudaware_pending_t *p, int to, int tag,
                                    const void *buf, size_t len);
+/* Adds req to p (the caller gives it up to be parked with p). false when out of memory. */
+bool mca_coll_cloudaware_pending_add(mca_coll_cloudaware_pending_t *p, ompi_request_t *req);
 /* The caller is done with the sends of p (it never waits for them: a receiver may have given up
  * or be stopped, and some transports complete even small sends only when the receiver takes
  * them). Complete ones are released with buf (free()d when freeable); otherwise the requests

@@ -39,7 +39,9 @@
  * shape them, and real networks queue them little).
  *
  * Every wait has the calibration deadline: when it passes, outstanding receives are cancelled,
- * requests are abandoned (their buffers deliberately leaked) and the leader reports TIMEOUT with
+ * the requests left are handed over with the buffers they use to the exchange's parked list
+ * (mca_coll_cloudaware_sends_park: freed by a later calibration once complete, kept reachable
+ * until the process ends otherwise), and the leader reports TIMEOUT with
  * the peer it waited for. Leaders never decide to fall back themselves: the statuses travel in
  * the exchange, and every rank decides from the same data.
  */
@@ -61,7 +63,8 @@ typedef struct {
     struct ompi_communicator_t *comm;
     const mca_coll_cloudaware_nodemap_t *map;
     double deadline;
-    bool leaked;      /* a request was abandoned: its buffers must stay allocated */
+    mca_coll_cloudaware_pending_t abandoned;   /* requests given up at the deadline */
+    bool leaked;      /* one of them could not be kept (out of memory): its buffers never freed */
 } meas_ctx_t;
 
 /* Waits for reqs[0..n) until the deadline. On timeout, abandons what is left. */
@@ -91,8 +94,11 @@ static int wait_all(meas_ctx_t *x, ompi_request_t **reqs, int n)
             for (int i = 0; i < n; i++) {
                 if (MPI_REQUEST_NULL != reqs[i]) {
                     ompi_request_cancel(reqs[i]);
-                    ompi_request_free(&reqs[i]);
-                    x->leaked = true;
+                    if (!mca_coll_cloudaware_pending_add(&x->abandoned, reqs[i])) {
+                        ompi_request_free(&reqs[i]);
+                        x->leaked = true;
+                    }
+                    reqs[i] = MPI_REQUEST_NULL;
                 }
             }
             return CLOUDAWARE_MEAS_TIMEOUT;
@@ -266,8 +272,10 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
     int conc = c->calib_concurrency, *seq_a = NULL;
     /* Pair counts reach n * (n - 1) / 2: 64-bit (long long) to never overflow. */
     long long npairs = 0, *round_first = NULL;
-    meas_ctx_t x = { comm, map, deadline, false };
-    char *sbuf = calloc(1, lbytes), *rbuf = calloc(1, lbytes), *big = calloc(1, bbytes + 32);
+    meas_ctx_t x = { comm, map, deadline, { NULL, 0, 0 }, false };
+    /* One block for every buffer a request reads or writes, so that it can be parked whole. */
+    char *block = calloc(1, 2 * lbytes + bbytes + 32);
+    char *sbuf = block, *rbuf = block + lbytes, *big = block + 2 * lbytes;
     double *samples = calloc((size_t) lreps, sizeof(double));
     double *bwv = calloc((size_t) breps, sizeof(double));
     bool verbose_leader = (map->leaders[0] == map->my_rank);
@@ -280,7 +288,7 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
      * round_first[r + 1]). Identical on every leader (same todo, same circle). */
     seq_a = calloc((size_t) n * (size_t) (n - 1) / 2 + 1, sizeof(int));
     round_first = calloc((size_t) (rounds + 1), sizeof(long long));
-    if (NULL == sbuf || NULL == rbuf || NULL == big || NULL == samples || NULL == bwv
+    if (NULL == block || NULL == samples || NULL == bwv
         || NULL == seq_a || NULL == round_first
         || mca_coll_cloudaware_test_fail_here(CLOUDAWARE_FAIL_MEASURE)) {
         /* Reported like any measurement failure; the peers time out waiting for this node. */
@@ -397,9 +405,9 @@ out:
     free(bwv);
     free(seq_a);
     free(round_first);
-    if (!x.leaked) {   /* otherwise an abandoned request may still read or write them */
-        free(sbuf);
-        free(rbuf);
-        free(big);
+    if (x.abandoned.n > 0) {   /* they may still read or write the block */
+        mca_coll_cloudaware_sends_park(&x.abandoned, block, !x.leaked);
+    } else if (!x.leaked) {
+        free(block);
     }
 }
