@@ -143,36 +143,6 @@ static const char *mode_name(int mode)
          : CLOUDAWARE_CALIBRATE_LAZY == mode ? "lazy" : "off";
 }
 
-static const char *fail_point_name(int point)
-{
-    switch (point) {
-    case CLOUDAWARE_FAIL_START_ALLOC:
-        return "start-alloc";
-    case CLOUDAWARE_FAIL_START_RECV:
-        return "start-recv";
-    case CLOUDAWARE_FAIL_ALLOC:
-        return "alloc";
-    case CLOUDAWARE_FAIL_MEASURE:
-        return "measure";
-    case CLOUDAWARE_FAIL_REPORT:
-        return "report";
-    default:
-        return "none";
-    }
-}
-
-static const char *fail_point_cause(int point)
-{
-    switch (point) {
-    case CLOUDAWARE_FAIL_START_RECV:
-        return "could not receive rank 0's start message";
-    case CLOUDAWARE_FAIL_MEASURE:
-        return "out of memory for its measurement buffers";
-    default:
-        return "out of memory";
-    }
-}
-
 /* The injected failure happens once per process: in its first calibration that reaches the
  * point (later communicators over the same nodes then fall back quietly, as after any failure). */
 bool mca_coll_cloudaware_test_fail_here(int point)
@@ -183,7 +153,7 @@ bool mca_coll_cloudaware_test_fail_here(int point)
 
     if (NULL == c->test_fail || c->test_fail_rank < 0
         || c->test_fail_rank != ompi_comm_rank(&ompi_mpi_comm_world.comm)
-        || 0 != strcmp(c->test_fail, fail_point_name(point))) {
+        || 0 != strcmp(c->test_fail, cacore_fail_point_name(point))) {
         return false;
     }
     OPAL_THREAD_LOCK(&calib_lock);
@@ -201,7 +171,7 @@ static void local_failure(calib_t *x, int point)
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, mca_coll_cloudaware_component.output,
                             "coll:cloudaware: calibration of %s: local failure on rank %d (%s): "
                             "%s; reported to rank 0", x->comm->c_name, x->map->my_rank,
-                            fail_point_name(point), fail_point_cause(point));
+                            cacore_fail_point_name(point), cacore_fail_point_cause(point));
     }
 }
 
@@ -251,62 +221,19 @@ void mca_coll_cloudaware_netview_free(mca_coll_cloudaware_netview_t *net)
     free(net);
 }
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
-/* min / median / max of the off-diagonal entries. */
-static void stats3(const double *v, int n, double *mn, double *med, double *mx)
-{
-    size_t k = 0, nn = (size_t) n * (size_t) n;
-    double *tmp = malloc(sizeof(double) * (nn > 0 ? nn : 1));
-
-    *mn = *med = *mx = 0.0;
-    if (NULL == tmp) {
-        return;
-    }
-    for (size_t i = 0; i < (size_t) n; i++) {
-        for (size_t j = 0; j < (size_t) n; j++) {
-            if (i != j) {
-                tmp[k++] = v[i * n + j];
-            }
-        }
-    }
-    if (k > 0) {
-        qsort(tmp, k, sizeof(double), compare_double);
-        *mn = tmp[0];
-        *mx = tmp[k - 1];
-        *med = (k % 2) ? tmp[k / 2] : 0.5 * (tmp[k / 2 - 1] + tmp[k / 2]);
-    }
-    free(tmp);
-}
-
 static void summary(calib_t *x, double elapsed)
 {
-    int n = x->n;
-    size_t asym = 0, pairs = (size_t) n * (size_t) (n - 1) / 2;
-    const double *L = x->L, *B = x->B;
-    double lmin, lmed, lmax, bmin, bmed, bmax;
+    cacore_calib_summary_t s = cacore_calib_summarize(x->n, x->L, x->B);
 
-    for (size_t i = 0; i < (size_t) n; i++) {
-        for (size_t j = i + 1; j < (size_t) n; j++) {
-            double a = B[i * n + j], b = B[j * n + i], hi = a > b ? a : b;
-            if (hi > 0 && fabs(a - b) / hi > 0.10) {
-                asym++;
-            }
-        }
-    }
-    stats3(L, n, &lmin, &lmed, &lmax);
-    stats3(B, n, &bmin, &bmed, &bmax);
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, mca_coll_cloudaware_component.output,
                         "coll:cloudaware: calibration summary for %s: %d nodes, %zu of %zu pairs "
                         "measured in %.3f s (%s exchange); latency min/median/max "
                         "%.1f/%.1f/%.1f us; bandwidth min/median/max %.3g/%.3g/%.3g MB/s; "
-                        "asymmetric pairs (>10%%) %zu of %zu", x->comm->c_name, n, x->measured,
-                        pairs, elapsed, x->how, lmin * 1e6, lmed * 1e6, lmax * 1e6, bmin / 1e6,
-                        bmed / 1e6, bmax / 1e6, asym, pairs);
+                        "asymmetric pairs (>10%%) %zu of %zu", x->comm->c_name, x->n, x->measured,
+                        s.pairs, elapsed, x->how, s.latency_min_s * 1e6,
+                        s.latency_median_s * 1e6, s.latency_max_s * 1e6,
+                        s.bandwidth_min_Bps / 1e6, s.bandwidth_median_Bps / 1e6,
+                        s.bandwidth_max_Bps / 1e6, s.asymmetric, s.pairs);
 }
 
 /* Rank 0's view of the node set: the store, then (for what is missing) the cache and, for
@@ -414,9 +341,9 @@ static void step_start(calib_t *x)
 
     /* hdr + nn * (2 doubles + 1 byte): overflow-checked (n is at most the communicator size) */
     if (!size_muladd(x->nn, 2 * sizeof(double) + 1, sizeof(start_hdr_t), &x->start_len)
-        || mca_coll_cloudaware_test_fail_here(CLOUDAWARE_FAIL_START_ALLOC)
+        || mca_coll_cloudaware_test_fail_here(CACORE_FAIL_START_ALLOC)
         || NULL == (x->start_msg = calloc(1, x->start_len))) {
-        local_failure(x, CLOUDAWARE_FAIL_START_ALLOC);
+        local_failure(x, CACORE_FAIL_START_ALLOC);
     } else {
         x->h = (start_hdr_t *) x->start_msg;
         x->L = (double *) (x->start_msg + sizeof(start_hdr_t));
@@ -446,8 +373,8 @@ static void step_start(calib_t *x)
         if (NULL != x->start_msg
             && (OMPI_SUCCESS != rc || START_MAGIC != x->h->magic || x->h->n != x->n
                 || x->h->key != x->map->key || 0 == x->h->epoch
-                || mca_coll_cloudaware_test_fail_here(CLOUDAWARE_FAIL_START_RECV))) {
-            local_failure(x, CLOUDAWARE_FAIL_START_RECV);
+                || mca_coll_cloudaware_test_fail_here(CACORE_FAIL_START_RECV))) {
+            local_failure(x, CACORE_FAIL_START_RECV);
         }
         if (0 == x->local) {
             x->epoch = x->h->epoch;
@@ -467,10 +394,10 @@ static void step_prepare(calib_t *x)
         return;
     }
     if (!size_muladd(x->nn, 2 * sizeof(double), sizeof(verdict_t), &x->verdict_cap)
-        || mca_coll_cloudaware_test_fail_here(CLOUDAWARE_FAIL_ALLOC)
+        || mca_coll_cloudaware_test_fail_here(CACORE_FAIL_ALLOC)
         || NULL == (x->todo = calloc(x->nn > 0 ? x->nn : 1, 1))
         || NULL == (x->verdict = malloc(x->verdict_cap))) {
-        local_failure(x, CLOUDAWARE_FAIL_ALLOC);
+        local_failure(x, CACORE_FAIL_ALLOC);
         return;
     }
     if (START_MEASURE != x->h->action) {
@@ -507,11 +434,11 @@ static void step_measure_and_report(calib_t *x)
     if (row && !size_muladd((size_t) x->n, 2 * sizeof(double), sizeof(report_t), &len)) {
         len = sizeof(report_t);
         row = false;
-        local_failure(x, CLOUDAWARE_FAIL_REPORT);
+        local_failure(x, CACORE_FAIL_REPORT);
     }
-    if (mca_coll_cloudaware_test_fail_here(CLOUDAWARE_FAIL_REPORT)
+    if (mca_coll_cloudaware_test_fail_here(CACORE_FAIL_REPORT)
         || NULL == (x->report = calloc(1, len))) {
-        local_failure(x, CLOUDAWARE_FAIL_REPORT);
+        local_failure(x, CACORE_FAIL_REPORT);
         len = sizeof(report_t);
         row = false;
         if (NULL == x->report && NULL == (x->report = calloc(1, len))) {
@@ -527,8 +454,8 @@ static void step_measure_and_report(calib_t *x)
         mrow.lat = (double *) (r + 1);
         mrow.bw = mrow.lat + x->n;
         mca_coll_cloudaware_measure(x->comm, map, x->todo, x->measure_deadline, &mrow);
-        if (CLOUDAWARE_MEAS_NOMEM == mrow.status) {
-            local_failure(x, CLOUDAWARE_FAIL_MEASURE);
+        if (CACORE_MEAS_NOMEM == mrow.status) {
+            local_failure(x, CACORE_FAIL_MEASURE);
         }
         r->meas = mrow.status;
         r->peer = mrow.peer;
@@ -543,126 +470,55 @@ static void step_measure_and_report(calib_t *x)
     x->report_len = len;
 }
 
-/* The cause of a failed measurement, from the leaders' rows (rank 0). */
-static void measure_cause(calib_t *x, report_t **rep, char *cause, size_t len)
-{
-    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    const mca_coll_cloudaware_nodemap_t *map = x->map;
-    int n = x->n, *awaited = calloc((size_t) n, sizeof(int)), worst = -1;
-
-    for (int i = 0; i < n; i++) {
-        const report_t *r = rep[map->leaders[i]];
-        if (CLOUDAWARE_MEAS_LATE == r->meas) {
-            snprintf(cause, len, "the leader of node %s (rank %d) started measuring after the "
-                     "time budget (coll_cloudaware_calibrate_budget = %g s) had run out",
-                     map->hosts[i], map->leaders[i], c->calib_budget);
-            goto out;
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        const report_t *r = rep[map->leaders[i]];
-        if (CLOUDAWARE_MEAS_ERROR == r->meas) {
-            snprintf(cause, len, "point-to-point error on node %s talking to node %s",
-                     map->hosts[i], r->peer >= 0 && r->peer < n ? map->hosts[r->peer] : "?");
-            goto out;
-        }
-    }
-    for (int i = 0; NULL != awaited && i < n; i++) {
-        const report_t *r = rep[map->leaders[i]];
-        if (CLOUDAWARE_MEAS_TIMEOUT == r->meas && r->peer >= 0 && r->peer < n) {
-            awaited[r->peer]++;
-        }
-    }
-    for (int i = 0; NULL != awaited && i < n; i++) {
-        if (awaited[i] > 0 && (worst < 0 || awaited[i] > awaited[worst])) {
-            worst = i;
-        }
-    }
-    if (worst >= 0) {
-        snprintf(cause, len, "the time budget (coll_cloudaware_calibrate_budget = %g s) ran out "
-                 "waiting for the leader of node %s (rank %d)", c->calib_budget,
-                 map->hosts[worst], map->leaders[worst]);
-    } else {
-        snprintf(cause, len, "the time budget (coll_cloudaware_calibrate_budget = %g s) ran out",
-                 c->calib_budget);
-    }
-out:
-    free(awaited);
-}
-
-/* Rank 0: the verdict from the reports rep[0..nranks) (NULL: none came) and its own clock. */
+/* Rank 0: the verdict from the reports rep[0..nranks) (NULL: none came) and its own clock. The
+ * cause of a failure is worded by the core (cacore_calib_failure_cause); here only what needs the
+ * reports' rows: their values checked and copied into the matrix. */
 static void decide(calib_t *x, report_t **rep, verdict_t *v, size_t *vlen)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     const mca_coll_cloudaware_nodemap_t *map = x->map;
-    int n = x->n, nr = map->nranks, missing = -1, nmissing = 0;
+    int n = x->n, nr = map->nranks;
     char *cause = v->cause;
     size_t clen = sizeof(v->cause);
+    cacore_calib_report_t *facts = calloc((size_t) nr, sizeof(*facts));
+    cacore_calib_inputs_t in = {
+        .nranks = nr, .nnodes = n, .hosts = (const char *const *) map->hosts,
+        .leaders = map->leaders, .budget_s = c->calib_budget,
+        .decide_slack_s = 0.5 * c->calib_slack,
+        .rank0_late = mca_coll_cloudaware_now() > x->decide_deadline,
+        .matrix_file = c->matrix_file, .rules_file = c->rules_file,
+        .start_cause = START_FAIL == x->h->action ? x->h->cause : NULL,
+        .measured = START_MEASURE == x->h->action,
+    };
+    cacore_calib_verdict_t said;
 
     v->verdict = VERDICT_FAIL;
     v->has_matrix = 0;
     *vlen = sizeof(verdict_t);
-    /* Late reports first: the leaders (who measure), then the others. */
-    for (int pass = 0; pass < 2; pass++) {
-        for (int r = 0; r < nr; r++) {
-            bool lead = (map->leaders[map->rank_node[r]] == r);
-            if (NULL == rep[r] && lead == (0 == pass)) {
-                nmissing++;
-                missing = missing < 0 ? r : missing;
-            }
-        }
-    }
-    if (missing >= 0) {
-        snprintf(cause, clen, "rank %d (%snode %s)%s did not report within the time budget "
-                 "(coll_cloudaware_calibrate_budget = %g s + %g s)", missing,
-                 map->leaders[map->rank_node[missing]] == missing ? "the leader of " : "",
-                 map->hosts[map->rank_node[missing]],
-                 nmissing > 1 ? " and others" : "", c->calib_budget, 0.5 * c->calib_slack);
-        return;
-    }
-    /* Every report is here, but rank 0 itself is late (it was stalled): the others may have
-     * stopped waiting for the verdict. */
-    if (mca_coll_cloudaware_now() > x->decide_deadline) {
-        snprintf(cause, clen, "rank 0 (node %s) itself reached the decision after the time "
-                 "budget (coll_cloudaware_calibrate_budget = %g s + %g s) had run out",
-                 map->hosts[map->my_node], c->calib_budget, 0.5 * c->calib_slack);
+    if (NULL == facts) {
+        snprintf(cause, clen, "rank 0: out of memory for the reports");
         return;
     }
     for (int r = 0; r < nr; r++) {
-        if (0 != rep[r]->local) {
-            snprintf(cause, clen, "rank %d (node %s): %s", r, map->hosts[map->rank_node[r]],
-                     fail_point_cause(rep[r]->local));
-            return;
+        facts[r].node = map->rank_node[r];
+        if (NULL != rep[r]) {
+            facts[r].reported = 1;
+            facts[r].local = rep[r]->local;
+            facts[r].meas = rep[r]->meas;
+            facts[r].peer = rep[r]->peer;
+            facts[r].matrix_digest = rep[r]->matrix_digest;
+            facts[r].rules_digest = rep[r]->rules_digest;
         }
     }
-    for (int r = 1; r < nr; r++) {
-        const char *what = NULL, *param = NULL;
-        if (rep[r]->matrix_digest != rep[0]->matrix_digest) {
-            what = "matrix";
-            param = c->matrix_file;
-        } else if (rep[r]->rules_digest != rep[0]->rules_digest) {
-            what = "rules";
-            param = c->rules_file;
-        }
-        if (NULL != what) {
-            snprintf(cause, clen, "ranks read different coll_cloudaware_%s_file content (%s; "
-                     "rank 0 and rank %d on node %s differ)", what,
-                     NULL != param ? param : "", r, map->hosts[map->rank_node[r]]);
-            return;
-        }
-    }
-    if (START_FAIL == x->h->action) {
+    said = cacore_calib_failure_cause(&in, facts, cause, clen);
+    free(facts);
+    if (CACORE_CALIB_START_FAILED == said) {
         v->quiet = x->h->quiet;
-        snprintf(cause, clen, "%s", x->h->cause);
+    }
+    if (CACORE_CALIB_STANDS != said) {
         return;
     }
     if (START_MEASURE == x->h->action) {
-        for (int i = 0; i < n; i++) {
-            if (CLOUDAWARE_MEAS_OK != rep[map->leaders[i]]->meas) {
-                measure_cause(x, rep, cause, clen);
-                return;
-            }
-        }
         for (size_t i = 0; i < (size_t) n; i++) {
             const double *lat = (const double *) (rep[map->leaders[i]] + 1), *bw = lat + n;
             for (size_t j = 0; j < (size_t) n; j++) {
@@ -710,7 +566,7 @@ static verdict_t *step_coordinate(calib_t *x)
         }
     }
     if (!ok) {
-        local_failure(x, CLOUDAWARE_FAIL_ALLOC);
+        local_failure(x, CACORE_FAIL_ALLOC);
     } else {
         for (int r = 1; r < nr; r++) {
             mca_coll_cloudaware_recv_post(x->comm, &recvs[r]);
@@ -729,7 +585,7 @@ static verdict_t *step_coordinate(calib_t *x)
                 rep[r] = p;
                 if (0 == p->local && recvs[r].len == sizeof(report_t) && lead
                     && START_MEASURE == x->h->action) {
-                    p->local = CLOUDAWARE_FAIL_REPORT;   /* a leader without its row */
+                    p->local = CACORE_FAIL_REPORT;   /* a leader without its row */
                 }
             }
         }
@@ -740,7 +596,7 @@ static verdict_t *step_coordinate(calib_t *x)
     memset(v, 0, sizeof(*v));
     if (!ok || 0 != x->local) {
         snprintf(v->cause, sizeof(v->cause), "rank 0 (node %s): %s",
-                 map->hosts[map->my_node], fail_point_cause(x->local));
+                 map->hosts[map->my_node], cacore_fail_point_cause(x->local));
         v->verdict = VERDICT_FAIL;
         vlen = sizeof(verdict_t);
     } else {
@@ -886,7 +742,7 @@ static void step_apply(calib_t *x, const verdict_t *v)
                         (NULL != v && VERDICT_READY == v->verdict) ? "READY" : "FAIL",
                         mca_coll_cloudaware_now() - x->start, c->calib_budget, c->calib_slack);
     if (NULL == v) {
-        record_failure(x, 0 != x->local ? fail_point_cause(x->local)
+        record_failure(x, 0 != x->local ? cacore_fail_point_cause(x->local)
                                         : "no verdict from rank 0 within the time budget",
                        false, false);
         return;

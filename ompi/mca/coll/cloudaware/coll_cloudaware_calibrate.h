@@ -73,15 +73,7 @@ extern mca_coll_cloudaware_calib_stats_t mca_coll_cloudaware_calib_stats;
 void mca_coll_cloudaware_calibrate_finalize(void);
 
 /* Fault injection for tests (coll_cloudaware_calibrate_test_fail, _test_fail_rank): the local
- * failure points of a calibration after it has started. */
-typedef enum {
-    CLOUDAWARE_FAIL_NONE = 0,
-    CLOUDAWARE_FAIL_START_ALLOC = 1,   /* "start-alloc": the start message's buffer */
-    CLOUDAWARE_FAIL_START_RECV = 2,    /* "start-recv": receiving it (PMIx_Get, PML receive) */
-    CLOUDAWARE_FAIL_ALLOC = 3,         /* "alloc": matrices and verdict buffer after it */
-    CLOUDAWARE_FAIL_MEASURE = 4,       /* "measure": a leader's measurement buffers */
-    CLOUDAWARE_FAIL_REPORT = 5         /* "report": the report's buffer */
-} mca_coll_cloudaware_fail_point_t;
+ * failure points of a calibration after it has started (cacore_fail_point_t). */
 /* true when the test parameters make this process fail at `point`. */
 bool mca_coll_cloudaware_test_fail_here(int point);
 

@@ -216,8 +216,8 @@ static void register_calibration(mca_coll_cloudaware_component_t *c)
     register_string("cache_dir",
                     "Directory of measured matrices kept across jobs, keyed by node set "
                     "(cloudaware-<hash>.matrix, matrix file format). Default empty: no cache. "
-                    "Created 0700; refused when it is a symlink, not ours, or group/world "
-                    "writable. Suggested: $HOME/.cache/cloudaware.",
+                    "Created 0700; refused when any component of its path is a symlink, or it "
+                    "is not ours, or group/world writable. Suggested: $HOME/.cache/cloudaware.",
                     OPAL_INFO_LVL_3, &c->cache_dir);
     register_int("cache_max_age",
                  "Cache entries older than this many seconds are ignored (default 86400; 0 = no "

@@ -81,14 +81,14 @@ static int wait_all(meas_ctx_t *x, ompi_request_t **reqs, int n)
             }
             rc = ompi_request_test(&reqs[i], &flag, MPI_STATUS_IGNORE);
             if (OMPI_SUCCESS != rc) {
-                return CLOUDAWARE_MEAS_ERROR;
+                return CACORE_MEAS_ERROR;
             }
             if (!flag) {
                 all = false;
             }
         }
         if (all) {
-            return CLOUDAWARE_MEAS_OK;
+            return CACORE_MEAS_OK;
         }
         if (mca_coll_cloudaware_now() > x->deadline) {
             for (int i = 0; i < n; i++) {
@@ -101,7 +101,7 @@ static int wait_all(meas_ctx_t *x, ompi_request_t **reqs, int n)
                     reqs[i] = MPI_REQUEST_NULL;
                 }
             }
-            return CLOUDAWARE_MEAS_TIMEOUT;
+            return CACORE_MEAS_TIMEOUT;
         }
         mca_coll_cloudaware_wait_idle();
     }
@@ -119,7 +119,7 @@ static int xfer2(meas_ctx_t *x, int speer, const void *sbuf, size_t slen, int rp
         rc = MCA_PML_CALL(irecv(rbuf, rlen, MPI_BYTE, x->map->leaders[rpeer], tag, x->comm,
                                 &reqs[0]));
         if (OMPI_SUCCESS != rc) {
-            return CLOUDAWARE_MEAS_ERROR;
+            return CACORE_MEAS_ERROR;
         }
     }
     if (NULL != sbuf) {
@@ -127,7 +127,7 @@ static int xfer2(meas_ctx_t *x, int speer, const void *sbuf, size_t slen, int rp
                                 MCA_PML_BASE_SEND_STANDARD, x->comm, &reqs[1]));
         if (OMPI_SUCCESS != rc) {
             wait_all(x, reqs, 1);
-            return CLOUDAWARE_MEAS_ERROR;
+            return CACORE_MEAS_ERROR;
         }
     }
     return wait_all(x, reqs, 2);
@@ -155,13 +155,13 @@ static int leader_barrier(meas_ctx_t *x, char *sbuf, char *rbuf, int *awaited)
 
     for (int d = 1; d < n; d <<= 1) {
         int to = (me + d) % n, from = (me - d + n) % n;
-        if (CLOUDAWARE_MEAS_OK
+        if (CACORE_MEAS_OK
             != (rc = xfer2(x, to, sbuf, 1, from, rbuf, 1, CLOUDAWARE_TAG_SYNC))) {
             *awaited = from;
             return rc;
         }
     }
-    return CLOUDAWARE_MEAS_OK;
+    return CACORE_MEAS_OK;
 }
 
 static int compare_double(const void *a, const void *b)
@@ -180,15 +180,15 @@ static int latency_pass(meas_ctx_t *x, int peer_node, bool initiator, char *sbuf
         if (initiator) {
             double t0 = mca_coll_cloudaware_now();
             rc = xfer(x, peer_node, sbuf, bytes, rbuf, bytes);
-            if (CLOUDAWARE_MEAS_OK != rc) {
+            if (CACORE_MEAS_OK != rc) {
                 return rc;
             }
             if (r > 0) {
                 samples[r - 1] = (mca_coll_cloudaware_now() - t0) / 2.0;
             }
         } else {
-            if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, peer_node, NULL, 0, rbuf, bytes))
-                || CLOUDAWARE_MEAS_OK != (rc = xfer(x, peer_node, sbuf, bytes, NULL, 0))) {
+            if (CACORE_MEAS_OK != (rc = xfer(x, peer_node, NULL, 0, rbuf, bytes))
+                || CACORE_MEAS_OK != (rc = xfer(x, peer_node, sbuf, bytes, NULL, 0))) {
                 return rc;
             }
         }
@@ -198,7 +198,7 @@ static int latency_pass(meas_ctx_t *x, int peer_node, bool initiator, char *sbuf
         *lat = (reps % 2) ? samples[reps / 2]
                           : 0.5 * (samples[reps / 2 - 1] + samples[reps / 2]);
     }
-    return CLOUDAWARE_MEAS_OK;
+    return CACORE_MEAS_OK;
 }
 
 /* One bulk transfer: sender sends bytes, receiver acks. Returns status; *bw (sender only) =
@@ -211,7 +211,7 @@ static int bandwidth_pass(meas_ctx_t *x, int peer_node, bool sender, char *big, 
 
     if (sender) {
         double t0 = mca_coll_cloudaware_now(), t;
-        if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, peer_node, big, bytes, ackr, 1))) {
+        if (CACORE_MEAS_OK != (rc = xfer(x, peer_node, big, bytes, ackr, 1))) {
             return rc;
         }
         t = mca_coll_cloudaware_now() - t0;
@@ -221,11 +221,11 @@ static int bandwidth_pass(meas_ctx_t *x, int peer_node, bool sender, char *big, 
             t = 1e-9;
         }
         *bw = (double) bytes / t;
-    } else if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, peer_node, NULL, 0, big, bytes))
-               || CLOUDAWARE_MEAS_OK != (rc = xfer(x, peer_node, ack, 1, NULL, 0))) {
+    } else if (CACORE_MEAS_OK != (rc = xfer(x, peer_node, NULL, 0, big, bytes))
+               || CACORE_MEAS_OK != (rc = xfer(x, peer_node, ack, 1, NULL, 0))) {
         return rc;
     }
-    return CLOUDAWARE_MEAS_OK;
+    return CACORE_MEAS_OK;
 }
 
 /* B of a direction from its `bw reps` transfers. Alone (concurrency > 0) disturbances only slow a
@@ -281,7 +281,7 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
     bool verbose_leader = (map->leaders[0] == map->my_rank);
     char *tok = NULL, *syncs = NULL, *syncr = NULL;
 
-    row->status = CLOUDAWARE_MEAS_OK;
+    row->status = CACORE_MEAS_OK;
     row->peer = -1;
     /* The measuring pairs of all rounds in token order: round by round, in a round by lower
      * node. seq_a[g] = lower node of pair g; round r's pairs are g in [round_first[r],
@@ -290,9 +290,9 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
     round_first = calloc((size_t) (rounds + 1), sizeof(long long));
     if (NULL == block || NULL == samples || NULL == bwv
         || NULL == seq_a || NULL == round_first
-        || mca_coll_cloudaware_test_fail_here(CLOUDAWARE_FAIL_MEASURE)) {
+        || mca_coll_cloudaware_test_fail_here(CACORE_FAIL_MEASURE)) {
         /* Reported like any measurement failure; the peers time out waiting for this node. */
-        row->status = CLOUDAWARE_MEAS_NOMEM;
+        row->status = CACORE_MEAS_NOMEM;
         goto out;
     }
     for (int r = 0; r < rounds; r++) {
@@ -318,7 +318,7 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
         sleep((unsigned) c->test_sleep);
     }
     if (mca_coll_cloudaware_now() > deadline) {
-        row->status = CLOUDAWARE_MEAS_LATE;
+        row->status = CACORE_MEAS_LATE;
         goto out;
     }
 
@@ -337,7 +337,7 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
         if (p >= n || !todo[(size_t) me * n + p]) {
             /* A bye, or a pair already known: only the round's barriers. */
             for (int k = 0; sync && k < 2 * breps; k++) {
-                if (CLOUDAWARE_MEAS_OK
+                if (CACORE_MEAS_OK
                     != (row->status = leader_barrier(&x, syncs, syncr, &row->peer))) {
                     goto out;
                 }
@@ -354,9 +354,9 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
         }
 
         /* 1-2: latency, each side initiating once. */
-        if (CLOUDAWARE_MEAS_OK != (row->status = latency_pass(&x, p, first, sbuf, rbuf, lbytes,
+        if (CACORE_MEAS_OK != (row->status = latency_pass(&x, p, first, sbuf, rbuf, lbytes,
                                                               lreps, samples, &lat_mine))
-            || CLOUDAWARE_MEAS_OK != (row->status = latency_pass(&x, p, !first, sbuf, rbuf,
+            || CACORE_MEAS_OK != (row->status = latency_pass(&x, p, !first, sbuf, rbuf,
                                                                  lbytes, lreps, samples,
                                                                  &lat_mine))) {
             row->peer = p;
@@ -367,7 +367,7 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
         /* 3-4: bandwidth, after pair g - conc has finished when concurrency is limited (its
          * lower node sends the token; none needed when that is this node: it finished it). */
         if (first && conc > 0 && g >= conc && seq_a[g - conc] != me) {
-            if (CLOUDAWARE_MEAS_OK
+            if (CACORE_MEAS_OK
                 != (row->status = xfer_tag(&x, seq_a[g - conc], NULL, 0, tok, 1,
                                            CLOUDAWARE_TAG_TOKEN))) {
                 row->peer = seq_a[g - conc];
@@ -376,11 +376,11 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
         }
         row->bw[p] = 0.0;
         for (int k = 0; k < 2 * breps; k++) {   /* a -> b (breps times), then b -> a */
-            if (sync && CLOUDAWARE_MEAS_OK
+            if (sync && CACORE_MEAS_OK
                             != (row->status = leader_barrier(&x, syncs, syncr, &row->peer))) {
                 goto out;
             }
-            if (CLOUDAWARE_MEAS_OK
+            if (CACORE_MEAS_OK
                 != (row->status = bandwidth_pass(&x, p, me == (k < breps ? a : b), big, bbytes,
                                                  lat_mine, &bwv[k % breps]))) {
                 row->peer = p;
@@ -391,7 +391,7 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
             }
         }
         if (first && conc > 0 && g >= 0 && g + conc < npairs && seq_a[g + conc] != me) {
-            if (CLOUDAWARE_MEAS_OK
+            if (CACORE_MEAS_OK
                 != (row->status = xfer_tag(&x, seq_a[g + conc], tok, 1, NULL, 0,
                                            CLOUDAWARE_TAG_TOKEN))) {
                 row->peer = seq_a[g + conc];

@@ -11,19 +11,12 @@
 
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_nodes.h"
+#include "core/cloudaware_core.h"
 
 BEGIN_C_DECLS
 
-typedef enum {
-    CLOUDAWARE_MEAS_OK = 0,
-    CLOUDAWARE_MEAS_TIMEOUT = 1,    /* the budget ran out while waiting for peer */
-    CLOUDAWARE_MEAS_LATE = 2,       /* this leader started after the budget had run out */
-    CLOUDAWARE_MEAS_ERROR = 3,      /* the PML returned an error talking to peer */
-    CLOUDAWARE_MEAS_NOMEM = 4       /* this leader could not allocate its buffers */
-} mca_coll_cloudaware_meas_status_t;
-
 typedef struct {
-    int status;
+    int status;          /* cacore_meas_status_t */
     int peer;            /* node involved in the failure, -1 */
     double *lat;         /* [nnodes]: this node -> j, seconds */
     double *bw;          /* [nnodes]: this node -> j, bytes/s */

@@ -5,6 +5,7 @@
 #include "cloudaware_core.h"
 
 #include "cache_entry.hpp"
+#include "calibration_outcome.hpp"
 #include "error.hpp"
 #include "escape.hpp"
 #include "hierarchy.hpp"
@@ -687,5 +688,40 @@ int cacore_store_hosts(const cacore_store_t *s) { return s == nullptr ? 0 : s->s
 size_t cacore_store_pairs(const cacore_store_t *s) { return s == nullptr ? 0 : s->s.pairs(); }
 
 void cacore_store_free(cacore_store_t *s) { delete s; }
+
+const char *cacore_fail_point_name(int point) { return cacore::fail_point_name(point); }
+
+const char *cacore_fail_point_cause(int point) { return cacore::fail_point_cause(point); }
+
+cacore_calib_verdict_t cacore_calib_failure_cause(const cacore_calib_inputs_t *in,
+                                                  const cacore_calib_report_t *rep, char *cause,
+                                                  size_t len)
+{
+    if (in == nullptr || rep == nullptr || in->nranks <= 0 || in->nnodes <= 0) {
+        std::snprintf(cause, len, "cacore_calib_failure_cause: invalid argument");
+        return CACORE_CALIB_FAILS;
+    }
+    try {
+        bool at_start = false;
+        const std::string text = cacore::failure_cause(*in, rep, &at_start);
+        std::snprintf(cause, len, "%s", text.c_str());
+        return text.empty() ? CACORE_CALIB_STANDS
+             : at_start     ? CACORE_CALIB_START_FAILED
+                            : CACORE_CALIB_FAILS;
+    } catch (...) {   // only std::bad_alloc can come here
+        std::snprintf(cause, len, "rank 0: out of memory wording the cause");
+        return CACORE_CALIB_FAILS;
+    }
+}
+
+cacore_calib_summary_t cacore_calib_summarize(int n, const double *latency_s,
+                                              const double *bandwidth_Bps)
+{
+    try {
+        return cacore::summarize(n, latency_s, bandwidth_Bps);
+    } catch (...) {   // std::bad_alloc: no summary (zeros), it is only printed
+        return cacore_calib_summary_t{};
+    }
+}
 
 }  // extern "C"

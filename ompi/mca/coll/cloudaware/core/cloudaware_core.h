@@ -324,6 +324,81 @@ char *cacore_escape(const char *text, char *out, size_t outlen);
 uint64_t cacore_matrix_digest(const cacore_matrix_t *m);
 uint64_t cacore_rules_digest(const cacore_rules_t *r);
 
+/* ---- Calibration outcome (docs/calibration.md) ----------------------------------------------
+ * The status of a node leader's measurement row, the points where one rank can fail on its own
+ * (coll_cloudaware_calibrate_test_fail names them), the one-line cause rank 0 gives every rank
+ * when a calibration fails, and the summary of a measured matrix. */
+typedef enum {
+    CACORE_MEAS_OK = 0,
+    CACORE_MEAS_TIMEOUT = 1,   /* the budget ran out while waiting for peer */
+    CACORE_MEAS_LATE = 2,      /* this leader started after the budget had run out */
+    CACORE_MEAS_ERROR = 3,     /* the PML returned an error talking to peer */
+    CACORE_MEAS_NOMEM = 4      /* this leader could not allocate its buffers */
+} cacore_meas_status_t;
+
+typedef enum {
+    CACORE_FAIL_NONE = 0,
+    CACORE_FAIL_START_ALLOC = 1,   /* "start-alloc": the start message's buffer */
+    CACORE_FAIL_START_RECV = 2,    /* "start-recv": receiving it (PMIx_Get, PML receive) */
+    CACORE_FAIL_ALLOC = 3,         /* "alloc": matrices and verdict buffer after it */
+    CACORE_FAIL_MEASURE = 4,       /* "measure": a leader's measurement buffers */
+    CACORE_FAIL_REPORT = 5         /* "report": the report's buffer */
+} cacore_fail_point_t;
+
+/* The test parameter's name of a point ("none" for CACORE_FAIL_NONE or anything unknown), and
+ * what a failure there means ("out of memory", ...). Static strings. */
+const char *cacore_fail_point_name(int point);
+const char *cacore_fail_point_cause(int point);
+
+/* What one rank reported to rank 0. */
+typedef struct {
+    int reported;              /* 0: no report came in time (the other fields are not read) */
+    int node;                  /* its node: index into hosts (set for every rank) */
+    int local;                 /* cacore_fail_point_t it failed at, CACORE_FAIL_NONE */
+    int meas;                  /* leaders of a measurement: cacore_meas_status_t of the row */
+    int peer;                  /* the node the measurement waited for or failed with, -1 */
+    uint64_t matrix_digest;    /* of the matrix file it read */
+    uint64_t rules_digest;     /* of the rules file it read */
+} cacore_calib_report_t;
+
+/* What rank 0 knows besides the reports. */
+typedef struct {
+    int nranks, nnodes;
+    const char *const *hosts;  /* [nnodes] */
+    const int *leaders;        /* [nnodes]: the rank of each node's leader */
+    double budget_s;           /* coll_cloudaware_calibrate_budget */
+    double decide_slack_s;     /* the part of coll_cloudaware_calibrate_slack rank 0 waits */
+    int rank0_late;            /* rank 0 reached the decision after its own deadline */
+    const char *matrix_file;   /* the parameters' values, quoted in the cause (NULL: unset) */
+    const char *rules_file;
+    const char *start_cause;   /* rank 0's start message said fail, with this cause; else NULL */
+    int measured;              /* the start message asked the leaders to measure */
+} cacore_calib_inputs_t;
+
+typedef enum {
+    CACORE_CALIB_STANDS = 0,        /* cause[0] = 0 */
+    CACORE_CALIB_FAILS = 1,         /* for the cause written */
+    CACORE_CALIB_START_FAILED = 2   /* for the start message's cause (copied) */
+} cacore_calib_verdict_t;
+
+/* rep[0..in->nranks). Whether the calibration stands, and when it fails the one-line cause
+ * (input escaped) in cause[len]: the first found of, in this order, reports missing (leaders
+ * first), rank 0 itself late, a local failure, ranks that read different files, the start
+ * message's cause, a leader's failed measurement. */
+cacore_calib_verdict_t cacore_calib_failure_cause(const cacore_calib_inputs_t *in, const cacore_calib_report_t *rep,
+                               char *cause, size_t len);
+
+typedef struct {
+    double latency_min_s, latency_median_s, latency_max_s;
+    double bandwidth_min_Bps, bandwidth_median_Bps, bandwidth_max_Bps;
+    size_t pairs;              /* unordered pairs, n (n - 1) / 2 */
+    size_t asymmetric;         /* of them, whose two directions differ by more than 10 % */
+} cacore_calib_summary_t;
+
+/* Of the off-diagonal entries of n x n row-major arrays; all zero when n < 2. */
+cacore_calib_summary_t cacore_calib_summarize(int n, const double *latency_s,
+                                              const double *bandwidth_Bps);
+
 #ifdef __cplusplus
 }
 #endif
