@@ -121,6 +121,7 @@ typedef struct mca_coll_cloudaware_module_t {
     struct mca_coll_cloudaware_netview_t *net;   /* node map + matrix (calibrate.h) */
     struct mca_coll_cloudaware_plancache_t *plancache;   /* coll_cloudaware_select.c */
     struct mca_coll_cloudaware_trial_t *trial_now;   /* the trial whose call runs now (trial.c) */
+    int trial_depth;               /* blocking calls running (nested: previous modules call ours) */
 } mca_coll_cloudaware_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_cloudaware_module_t);

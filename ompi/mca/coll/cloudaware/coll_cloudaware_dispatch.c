@@ -124,14 +124,16 @@ static int run(const cacore_plan_t *plan, const own_copy_t *copy, const void *sb
                                           m->previous.name##_init_module))
 
 /* The three entry points of one collective, all through name##_any(). A blocking call may be a
- * call of a live trial: trial_end() then stops its clock (coll_cloudaware_trial.h). */
+ * call of a live trial: trial_begin() and trial_end() bracket it (coll_cloudaware_trial.h). */
 #define ENTRY_POINTS(name, PARAMS, args)                                                        \
     int mca_coll_cloudaware_##name(PARAMS, struct ompi_communicator_t *comm,                    \
                                    mca_coll_base_module_t *module)                              \
     {                                                                                           \
         mca_coll_cloudaware_module_t *m = (mca_coll_cloudaware_module_t *) module;              \
-        int rc = name##_any(args, comm, CA_RUN_BLOCKING, NULL, NULL, m);                        \
+        int rc;                                                                                 \
                                                                                                 \
+        mca_coll_cloudaware_trial_begin(m);                                                     \
+        rc = name##_any(args, comm, CA_RUN_BLOCKING, NULL, NULL, m);                            \
         mca_coll_cloudaware_trial_end(m, comm);                                                 \
         return rc;                                                                              \
     }                                                                                           \

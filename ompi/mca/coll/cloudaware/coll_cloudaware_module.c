@@ -28,6 +28,7 @@ static void cloudaware_module_construct(mca_coll_cloudaware_module_t *m)
     m->net = NULL;
     m->plancache = NULL;
     m->trial_now = NULL;
+    m->trial_depth = 0;
 }
 
 static void cloudaware_module_destruct(mca_coll_cloudaware_module_t *m)

@@ -145,7 +145,9 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
         r = stored(m, t);
     }
     outcome = (int) r.outcome;
+    m->trial_depth++;   /* calls the previous bcast makes to us are not trial calls */
     rc = m->previous.bcast(&outcome, 1, MPI_INT, 0, comm, m->previous.bcast_module);
+    m->trial_depth--;
     if (OMPI_SUCCESS != rc || (CACORE_TRIAL_PLAN != outcome && CACORE_TRIAL_PREVIOUS != outcome)) {
         return false;
     }
@@ -168,8 +170,9 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
 {
     cacore_plan_t *p;
 
-    if (CLOUDAWARE_TRIAL_PENDING != t->state && CLOUDAWARE_TRIAL_RUNNING != t->state) {
-        return *t->plan;
+    if ((CLOUDAWARE_TRIAL_PENDING != t->state && CLOUDAWARE_TRIAL_RUNNING != t->state)
+        || 1 != m->trial_depth || NULL != m->trial_now) {
+        return *t->plan;   /* decided, or a call nested in another: the current choice */
     }
     p = candidate(t);
     if (!commutative && !cacore_plan_preserves_order(p)) {
@@ -199,6 +202,11 @@ static void list_times(const double *times, int n, int first, char *out, size_t 
     }
 }
 
+void mca_coll_cloudaware_trial_begin(mca_coll_cloudaware_module_t *m)
+{
+    m->trial_depth++;
+}
+
 void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
                                    struct ompi_communicator_t *comm)
 {
@@ -209,7 +217,7 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     char err[256], plan_times[256], prev_times[256];
     int n = calls_per_variant(), rc;
 
-    if (NULL == t) {
+    if (--m->trial_depth > 0 || NULL == t) {
         return;
     }
     m->trial_now = NULL;
@@ -220,8 +228,10 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     }
     /* The agreement: the slowest rank's time of every call, on every rank. */
     t0 = now();
+    m->trial_depth++;   /* calls the previous allreduce makes to us are not trial calls */
     rc = m->previous.allreduce(t->times, agreed, 2 * n, MPI_DOUBLE, MPI_MAX, comm,
                                m->previous.allreduce_module);
+    m->trial_depth--;
     t0 = now() - t0;
     if (OMPI_SUCCESS != rc) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,

@@ -55,21 +55,25 @@ void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_
                                     int bytes_class, int count_class, cacore_plan_t **plan,
                                     cacore_plan_t **spare, bool possible);
 
+/* Hooks of the blocking entry points, before and after the call. A blocking call made while
+ * another runs on the communicator (the previous module's allreduce calling our reduce and
+ * bcast, or the trial's own agreement) is never a trial call: it runs the current choice. After
+ * a trial call, trial_end() records its time; after the trial's last call it agrees on the times
+ * (one allreduce), applies the outcome, reports it at verbose 10 (rank 0) and stores it in the
+ * trial book. */
+void mca_coll_cloudaware_trial_begin(mca_coll_cloudaware_module_t *m);
+void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
+                                   struct ompi_communicator_t *comm);
+
 /* Hook of mca_coll_cloudaware_select() for a blocking call of the entry: the plan this call
  * runs (NULL: the previous module). During a trial this is the variant of the call, and the
  * call's clock starts (mca_coll_cloudaware_trial_end() stops it); a pending trial first learns
  * a stored outcome (one broadcast). A non-commutative op that the plan cannot serve does not
- * take part. */
+ * take part, nor does a nested call. */
 const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t *m,
                                                     struct ompi_communicator_t *comm,
                                                     mca_coll_cloudaware_trial_t *t,
                                                     bool commutative);
-
-/* Hook of the blocking entry points, after the call: records its time; after the trial's last
- * call agrees on the times (one allreduce), applies the outcome, reports it at verbose 10 (rank
- * 0) and stores it in the trial book. Nothing when the call was not a trial call. */
-void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
-                                   struct ompi_communicator_t *comm);
 
 END_C_DECLS
 
