@@ -145,9 +145,11 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
         r = stored(m, t);
     }
     outcome = (int) r.outcome;
+    t->learn_s = now();
     m->trial_depth++;   /* calls the previous bcast makes to us are not trial calls */
     rc = m->previous.bcast(&outcome, 1, MPI_INT, 0, comm, m->previous.bcast_module);
     m->trial_depth--;
+    t->learn_s = now() - t->learn_s;
     if (OMPI_SUCCESS != rc || (CACORE_TRIAL_PLAN != outcome && CACORE_TRIAL_PREVIOUS != outcome)) {
         return false;
     }
@@ -185,6 +187,11 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
         t->state = CLOUDAWARE_TRIAL_RUNNING;
         t->calls = 0;
     }
+    /* Every trial call starts together, so that no call's traffic spills into the next one's
+     * time (a rank that finished the last call early would otherwise start sending). */
+    m->trial_depth++;
+    (void) comm->c_coll->coll_barrier(comm, comm->c_coll->coll_barrier_module);
+    m->trial_depth--;
     m->trial_now = t;
     t->start = now();
     return CACORE_TRIAL_RUN_PLAN == cacore_trial_variant(t->calls) ? p : NULL;
@@ -212,7 +219,7 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     mca_coll_cloudaware_trial_t *t = m->trial_now;
-    double agreed[2 * CLOUDAWARE_TRIAL_MAX_CALLS], t0;
+    double agreed[2 * CLOUDAWARE_TRIAL_MAX_CALLS], t0, t_store;
     cacore_trial_result_t r;
     char err[256], plan_times[256], prev_times[256];
     int n = calls_per_variant(), rc;
@@ -251,15 +258,18 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     if (0 != ompi_comm_rank(comm)) {
         return;
     }
+    t_store = now();
+    store(m, t, &r);
+    t_store = now() - t_store;
     list_times(agreed, 2 * n, 0, plan_times, sizeof(plan_times));
     list_times(agreed, 2 * n, 1, prev_times, sizeof(prev_times));
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: %s: %s s "
                         "(median %.3g s); previous module: %s s (median %.3g s); outcome: %s "
-                        "(coll_cloudaware_trial_margin %g; agreement %.3g s)",
+                        "(coll_cloudaware_trial_margin %g; overhead: start %.3g s, agreement "
+                        "%.3g s, trial book %.3g s)",
                         cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
-                        comm->c_name, cacore_plan_describe(candidate(t)),
-                        plan_times, r.plan_s, prev_times, r.previous_s, outcome_name(r.outcome),
-                        c->trial_margin, t0);
-    store(m, t, &r);
+                        comm->c_name, cacore_plan_describe(candidate(t)), plan_times, r.plan_s,
+                        prev_times, r.previous_s, outcome_name(r.outcome), c->trial_margin,
+                        t->learn_s, t0, t_store);
 }

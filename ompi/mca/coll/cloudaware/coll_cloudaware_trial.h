@@ -5,7 +5,7 @@
  * The live trial (coll_cloudaware_trial.c; docs/calibration.md, "Live trial"): whatever the cost
  * model gets wrong, the first blocking calls of each (communicator, collective, root, size class)
  * find out. They alternate between the cloud-aware plan (also when the model chose the previous
- * module) and the previous module, each timed locally; after coll_cloudaware_trial_calls calls
+ * module) and the previous module, each started by a barrier and timed locally; after coll_cloudaware_trial_calls calls
  * of each, one MPI_MAX allreduce through the previous module gives every rank the same times and
  * the faster variant keeps the class (the plan only when faster by coll_cloudaware_trial_margin).
  * Outcomes are kept in the plan cache entry and in the cache directory (the trial book), so the
@@ -43,6 +43,7 @@ typedef struct mca_coll_cloudaware_trial_t {
     int count_class;
     int calls;                   /* trial calls run so far */
     double start;                /* start of the call running now */
+    double learn_s;              /* the broadcast of the stored outcome took this long */
     double times[2 * CLOUDAWARE_TRIAL_MAX_CALLS];   /* local time of each call */
     cacore_trial_outcome_t outcome;
     cacore_plan_t **plan;        /* the entry's choice (NULL: the previous module) */
