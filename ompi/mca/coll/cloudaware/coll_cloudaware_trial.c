@@ -189,10 +189,12 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
     }
     /* Every trial call starts together, so that no call's traffic spills into the next one's
      * time (a rank that finished the last call early would otherwise start sending). */
+    t->start = now();
     m->trial_depth++;
     (void) comm->c_coll->coll_barrier(comm, comm->c_coll->coll_barrier_module);
     m->trial_depth--;
     m->trial_now = t;
+    t->barrier_s += now() - t->start;
     t->start = now();
     return CACORE_TRIAL_RUN_PLAN == cacore_trial_variant(t->calls) ? p : NULL;
 }
@@ -266,10 +268,10 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: %s: %s s "
                         "(median %.3g s); previous module: %s s (median %.3g s); outcome: %s "
-                        "(coll_cloudaware_trial_margin %g; overhead: start %.3g s, agreement "
-                        "%.3g s, trial book %.3g s)",
+                        "(coll_cloudaware_trial_margin %g; overhead: start %.3g s, barriers "
+                        "%.3g s, agreement %.3g s, trial book %.3g s)",
                         cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
                         comm->c_name, cacore_plan_describe(candidate(t)), plan_times, r.plan_s,
                         prev_times, r.previous_s, outcome_name(r.outcome), c->trial_margin,
-                        t->learn_s, t0, t_store);
+                        t->learn_s, t->barrier_s, t0, t_store);
 }

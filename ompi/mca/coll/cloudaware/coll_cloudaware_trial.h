@@ -44,6 +44,7 @@ typedef struct mca_coll_cloudaware_trial_t {
     int calls;                   /* trial calls run so far */
     double start;                /* start of the call running now */
     double learn_s;              /* the broadcast of the stored outcome took this long */
+    double barrier_s;            /* the barriers before the trial calls, together */
     double times[2 * CLOUDAWARE_TRIAL_MAX_CALLS];   /* local time of each call */
     cacore_trial_outcome_t outcome;
     cacore_plan_t **plan;        /* the entry's choice (NULL: the previous module) */
