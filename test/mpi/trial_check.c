@@ -8,10 +8,10 @@
  * checked against a local reference; the inputs change with every call, so a stale buffer
  * cannot pass. Exits non-zero on any wrong result or error.
  *
- * Usage: trial_check COLL COUNT REPS [ROOT]
- *   COLL: bcast, reduce, allreduce, gather, scatter or allgather; COUNT ints per rank (per block
- *   for gather, scatter and allgather); ROOT default 0.
- * Rank 0 prints each blocking call's time (its local view) as "trial_check: call K: T s".
+ * Usage: trial_check COLL[,COLL...] COUNT REPS [ROOT]
+ *   COLL: bcast, reduce, allreduce, gather, scatter or allgather (several: one after the other);
+ *   COUNT ints per rank (per block for gather, scatter and allgather); ROOT default 0.
+ * Rank 0 prints each blocking call's time (its local view) as "trial_check: COLL call K: T s".
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -135,6 +135,7 @@ static void one(const char *coll, int count, int root, int k, int blocking)
 int main(int argc, char **argv)
 {
     int count = 0, reps = 0, root = 0, total_failures, total_checks;
+    char colls[256];
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -142,21 +143,25 @@ int main(int argc, char **argv)
     if (argc < 4 || argc > 5 || (count = atoi(argv[2])) < 1 || (reps = atoi(argv[3])) < 1
         || (5 == argc && ((root = atoi(argv[4])) < 0 || root >= size))) {
         if (0 == rank) {
-            fprintf(stderr, "usage: trial_check COLL COUNT REPS [ROOT]\n");
+            fprintf(stderr, "usage: trial_check COLL[,COLL...] COUNT REPS [ROOT]\n");
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     count_g = count;
-    for (int k = 0; k < reps; k++) {
-        double t = MPI_Wtime();
-        one(argv[1], count, root, k, 1);
-        t = MPI_Wtime() - t;
-        if (0 == rank) {
-            printf("trial_check: call %d: %.6f s\n", k, t);
+    snprintf(colls, sizeof(colls), "%s", argv[1]);   /* strtok_r cuts argv[1] */
+    for (char *save = NULL, *coll = strtok_r(argv[1], ",", &save); NULL != coll;
+         coll = strtok_r(NULL, ",", &save)) {
+        for (int k = 0; k < reps; k++) {
+            double t = MPI_Wtime();
+            one(coll, count, root, k, 1);
+            t = MPI_Wtime() - t;
+            if (0 == rank) {
+                printf("trial_check: %s call %d: %.6f s\n", coll, k, t);
+            }
         }
-    }
-    for (int k = reps; k < 2 * reps; k++) {
-        one(argv[1], count, root, k, 0);
+        for (int k = reps; k < 2 * reps; k++) {
+            one(coll, count, root, k, 0);
+        }
     }
     /* Point-to-point, so that the summary does not go through the collectives checked. */
     total_failures = failures;
@@ -168,7 +173,7 @@ int main(int argc, char **argv)
             total_failures += v[0];
             total_checks += v[1];
         }
-        printf("trial_check: %s count=%d reps=%d on %d ranks: %d checks, %d failures\n", argv[1],
+        printf("trial_check: %s count=%d reps=%d on %d ranks: %d checks, %d failures\n", colls,
                count, reps, size, total_checks, total_failures);
     } else {
         int v[2] = { failures, checks };
