@@ -89,6 +89,9 @@ typedef struct mca_coll_cloudaware_component_t {
     double k;                    /* discretization factor of the hierarchy */
     int t_span;                  /* span threshold of the hierarchy */
     int model_slots;             /* cost model: messages a node sends/receives at once; 0 = any */
+    /* live trial (coll_cloudaware_trial.c) */
+    int trial_calls;             /* blocking calls per variant; 0 = no trials */
+    double trial_margin;         /* the plan keeps a class only when this much faster */
 
     int output;   /* opal_output stream */
 } mca_coll_cloudaware_component_t;
@@ -117,6 +120,8 @@ typedef struct mca_coll_cloudaware_module_t {
     bool plans;                    /* cloud-aware plans allowed here (else: fill-only) */
     struct mca_coll_cloudaware_netview_t *net;   /* node map + matrix (calibrate.h) */
     struct mca_coll_cloudaware_plancache_t *plancache;   /* coll_cloudaware_select.c */
+    struct mca_coll_cloudaware_trial_t *trial_now;   /* the trial whose call runs now (trial.c) */
+    int trial_depth;               /* blocking calls running (nested: previous modules call ours) */
 } mca_coll_cloudaware_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_cloudaware_module_t);

@@ -271,32 +271,25 @@ static int temp_create(int dirfd, uint64_t key, char *tmp)
     return fd;
 }
 
-static bool entry_write(int dirfd, const cacore_matrix_t *m, uint64_t key, char *why,
-                        size_t whylen)
+/* Writes text as the entry `name` of the directory: a fresh temporary file (named after the
+ * node set's matrix entry, so that the leftover cleanup knows it), fsync'ed, renamed over name. */
+static bool text_write(int dirfd, uint64_t key, const char *name, const char *text, size_t len,
+                       char *why, size_t whylen)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    char name[CACORE_CACHE_NAME_MAX], tmp[CACORE_CACHE_NAME_MAX], err[512];
-    char *text = NULL;
-    size_t len = 0;
+    char tmp[CACORE_CACHE_NAME_MAX];
     bool ok;
     int fd, saved;
 
-    cacore_cache_entry_name(key, name);
-    if (CACORE_OK != cacore_cache_entry_format(m, key, &text, &len, err, sizeof(err))) {
-        snprintf(why, whylen, "cannot write cache entry %s/%s: %s", c->cache_dir, name, err);
-        return false;
-    }
     fd = temp_create(dirfd, key, tmp);
     if (fd < 0) {
         snprintf(why, whylen, "cannot write cache entry %s/%s: cannot create a temporary file: "
                  "%s", c->cache_dir, name, strerror(errno));
-        free(text);
         return false;
     }
     /* 0600 whatever the umask; then the content, on disk before the name points to it. */
     ok = 0 == fchmod(fd, 0600) && write_all(fd, text, len) && 0 == fsync(fd);
     saved = errno;
-    free(text);
     if (0 != close(fd) && ok) {
         ok = false;
         saved = errno;
@@ -323,6 +316,25 @@ static bool entry_write(int dirfd, const cacore_matrix_t *m, uint64_t key, char 
     return true;
 }
 
+static bool entry_write(int dirfd, const cacore_matrix_t *m, uint64_t key, char *why,
+                        size_t whylen)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    char name[CACORE_CACHE_NAME_MAX], err[512];
+    char *text = NULL;
+    size_t len = 0;
+    bool ok;
+
+    cacore_cache_entry_name(key, name);
+    if (CACORE_OK != cacore_cache_entry_format(m, key, &text, &len, err, sizeof(err))) {
+        snprintf(why, whylen, "cannot write cache entry %s/%s: %s", c->cache_dir, name, err);
+        return false;
+    }
+    ok = text_write(dirfd, key, name, text, len, why, whylen);
+    free(text);
+    return ok;
+}
+
 bool mca_coll_cloudaware_cache_store(const cacore_matrix_t *m, uint64_t key, char *why,
                                      size_t whylen)
 {
@@ -341,5 +353,72 @@ bool mca_coll_cloudaware_cache_store(const cacore_matrix_t *m, uint64_t key, cha
     remove_leftovers(dirfd);
     ok = entry_write(dirfd, m, key, why, whylen);
     close(dirfd);
+    return ok;
+}
+
+bool mca_coll_cloudaware_cache_load_trials(uint64_t key, cacore_trial_book_t **book, char *why,
+                                           size_t whylen)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    char name[CACORE_CACHE_NAME_MAX], fdpath[64], err[512];
+    int dirfd, fd;
+
+    why[0] = '\0';
+    *book = NULL;
+    if (NULL == c->cache_dir || '\0' == c->cache_dir[0]) {
+        return false;
+    }
+    dirfd = dir_open(c->cache_dir, false, why, whylen);
+    if (dirfd < 0) {
+        return false;
+    }
+    cacore_trial_book_name(key, name);
+    fd = entry_open(dirfd, name, why, whylen);
+    close(dirfd);
+    if (fd < 0) {
+        return false;
+    }
+    snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+    if (CACORE_OK != cacore_trial_book_read_file(fdpath, book, err, sizeof(err))) {
+        size_t plen = strlen(fdpath);
+        bool named = 0 == strncmp(err, fdpath, plen);
+
+        snprintf(why, whylen, "trial book is unusable, the trials run again (%s%s%s%s)",
+                 named ? c->cache_dir : "", named ? "/" : "", named ? name : "",
+                 named ? err + plen : err);
+        close(fd);
+        return false;
+    }
+    close(fd);
+    return true;
+}
+
+bool mca_coll_cloudaware_cache_store_trials(uint64_t key, const cacore_trial_book_t *book,
+                                            char *why, size_t whylen)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    char name[CACORE_CACHE_NAME_MAX], err[512];
+    char *text = NULL;
+    size_t len = 0;
+    bool ok;
+    int dirfd;
+
+    why[0] = '\0';
+    if (NULL == c->cache_dir || '\0' == c->cache_dir[0]) {
+        return true;
+    }
+    cacore_trial_book_name(key, name);
+    if (CACORE_OK != cacore_trial_book_format(book, &text, &len, err, sizeof(err))) {
+        snprintf(why, whylen, "cannot write cache entry %s/%s: %s", c->cache_dir, name, err);
+        return false;
+    }
+    dirfd = dir_open(c->cache_dir, true, why, whylen);
+    if (dirfd < 0) {
+        free(text);
+        return false;
+    }
+    ok = text_write(dirfd, key, name, text, len, why, whylen);
+    close(dirfd);
+    free(text);
     return ok;
 }

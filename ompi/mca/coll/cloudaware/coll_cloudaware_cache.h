@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * coll/cloudaware cache files: measured matrices kept on disk across jobs, keyed by node set
- * (docs/calibration.md, "Cache"). Read and written by rank 0 of a calibrating communicator only.
+ * (docs/calibration.md, "Cache"), and the trial books beside them ("Live trial"). Read and
+ * written by rank 0 of a calibrating (or trying) communicator only.
  */
 #ifndef MCA_COLL_CLOUDAWARE_CACHE_H
 #define MCA_COLL_CLOUDAWARE_CACHE_H
@@ -28,6 +29,15 @@ bool mca_coll_cloudaware_cache_load(int n, char *const *hosts, uint64_t key, dou
  * files of crashed writers. true without a cache directory; false + why on failure. */
 bool mca_coll_cloudaware_cache_store(const cacore_matrix_t *m, uint64_t key, char *why,
                                      size_t whylen);
+
+/* The node set's trial book (DIR/cloudaware-<key>.trials, next to its matrix entry; docs/
+ * calibration.md, "Live trial"), opened and checked as an entry is. true with *book (caller
+ * frees) on a usable book; otherwise false with why set as for an entry ("" when there is none). */
+bool mca_coll_cloudaware_cache_load_trials(uint64_t key, cacore_trial_book_t **book, char *why,
+                                           size_t whylen);
+/* Writes the book atomically as mca_coll_cloudaware_cache_store writes an entry. */
+bool mca_coll_cloudaware_cache_store_trials(uint64_t key, const cacore_trial_book_t *book,
+                                            char *why, size_t whylen);
 
 END_C_DECLS
 

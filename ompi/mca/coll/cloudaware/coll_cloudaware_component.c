@@ -12,6 +12,7 @@
 #include "coll_cloudaware_exec.h"
 #include "coll_cloudaware_rules.h"
 #include "coll_cloudaware_store.h"
+#include "coll_cloudaware_trial.h"
 #include "core/cloudaware_core.h"
 
 #include "ompi/constants.h"
@@ -79,6 +80,8 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .k = 4.0,
     .t_span = 1,
     .model_slots = 1,
+    .trial_calls = 3,
+    .trial_margin = 0.05,
     .output = -1,
 };
 
@@ -305,6 +308,16 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  "full pair rate (default 1: a NIC-bound host, as on most cloud VMs; 0 = any "
                  "number, for networks whose pairs are independent pipes, like the lab's).",
                  OPAL_INFO_LVL_6, &c->model_slots);
+    register_int("trial_calls",
+                 "Live trial: the first blocking calls of each collective, root and size class "
+                 "on a communicator alternate between the cloud-aware plan and the previous "
+                 "module, this many calls each (default 3, at most 16; 0 = no trials, the cost "
+                 "model alone decides); the faster keeps the class. Must be the same on every "
+                 "rank.", OPAL_INFO_LVL_4, &c->trial_calls);
+    register_double("trial_margin",
+                    "Live trial: the plan keeps a class only when its median time is at least "
+                    "this fraction below the previous module's (default 0.05; 0 <= x < 1).",
+                    OPAL_INFO_LVL_4, &c->trial_margin);
 }
 
 static int cloudaware_register(void)
@@ -358,6 +371,17 @@ static int cloudaware_open(void)
         opal_output(0, "coll:cloudaware: coll_cloudaware_min_gain=%g is invalid (0 <= x < 1); "
                     "using 0.1", c->min_gain);
         c->min_gain = 0.1;
+    }
+    if (!(c->trial_margin >= 0.0 && c->trial_margin < 1.0)) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_trial_margin=%g is invalid (0 <= x < 1); "
+                    "using 0.05", c->trial_margin);
+        c->trial_margin = 0.05;
+    }
+    if (c->trial_calls < 0 || c->trial_calls > CLOUDAWARE_TRIAL_MAX_CALLS) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_trial_calls=%d is invalid (0 to %d); "
+                    "using %d", c->trial_calls, CLOUDAWARE_TRIAL_MAX_CALLS,
+                    c->trial_calls < 0 ? 0 : CLOUDAWARE_TRIAL_MAX_CALLS);
+        c->trial_calls = c->trial_calls < 0 ? 0 : CLOUDAWARE_TRIAL_MAX_CALLS;
     }
     if (!(c->k > 1.0)) {
         opal_output(0, "coll:cloudaware: coll_cloudaware_k=%g is invalid (> 1); using 4", c->k);

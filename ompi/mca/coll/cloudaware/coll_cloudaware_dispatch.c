@@ -16,6 +16,7 @@
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_plan.h"
 #include "coll_cloudaware_select.h"
+#include "coll_cloudaware_trial.h"
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
@@ -48,7 +49,11 @@ static const cacore_plan_t *choose(mca_coll_cloudaware_module_t *m,
 {
     static const char *const form_prefix[] = { "", "i", "" };
     static const char *const form_suffix[] = { "", "", "_init" };
-    const cacore_plan_t *plan = mca_coll_cloudaware_select(m, comm, call);
+    mca_coll_cloudaware_call_t c = *call;
+    const cacore_plan_t *plan;
+
+    c.blocking = CA_RUN_BLOCKING == how;   /* live trial hook: only blocking calls are timed */
+    plan = mca_coll_cloudaware_select(m, comm, &c);
 
     opal_output_verbose(CLOUDAWARE_VERBOSE_CALL, mca_coll_cloudaware_component.output,
                         "coll:cloudaware: %s%s%s of %zu bytes (root %d): %s", form_prefix[how],
@@ -118,13 +123,19 @@ static int run(const cacore_plan_t *plan, const own_copy_t *copy, const void *sb
                : m->previous.name##_init(args, comm, info, request,                             \
                                           m->previous.name##_init_module))
 
-/* The three entry points of one collective, all through name##_any(). */
+/* The three entry points of one collective, all through name##_any(). A blocking call may be a
+ * call of a live trial: trial_begin() and trial_end() bracket it (coll_cloudaware_trial.h). */
 #define ENTRY_POINTS(name, PARAMS, args)                                                        \
     int mca_coll_cloudaware_##name(PARAMS, struct ompi_communicator_t *comm,                    \
                                    mca_coll_base_module_t *module)                              \
     {                                                                                           \
-        return name##_any(args, comm, CA_RUN_BLOCKING, NULL, NULL,                              \
-                          (mca_coll_cloudaware_module_t *) module);                             \
+        mca_coll_cloudaware_module_t *m = (mca_coll_cloudaware_module_t *) module;              \
+        int rc;                                                                                 \
+                                                                                                \
+        mca_coll_cloudaware_trial_begin(m);                                                     \
+        rc = name##_any(args, comm, CA_RUN_BLOCKING, NULL, NULL, m);                            \
+        mca_coll_cloudaware_trial_end(m, comm);                                                 \
+        return rc;                                                                              \
     }                                                                                           \
     int mca_coll_cloudaware_planned_i##name(PARAMS, struct ompi_communicator_t *comm,           \
                                             ompi_request_t **request,                           \

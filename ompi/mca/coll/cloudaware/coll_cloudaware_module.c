@@ -27,6 +27,8 @@ static void cloudaware_module_construct(mca_coll_cloudaware_module_t *m)
     m->num_nodes = 0;
     m->net = NULL;
     m->plancache = NULL;
+    m->trial_now = NULL;
+    m->trial_depth = 0;
 }
 
 static void cloudaware_module_destruct(mca_coll_cloudaware_module_t *m)

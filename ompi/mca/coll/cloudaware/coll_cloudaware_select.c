@@ -14,6 +14,7 @@
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_rules.h"
 #include "coll_cloudaware_select.h"
+#include "coll_cloudaware_trial.h"
 
 /* A module keeps at most this many plans; the oldest goes first. Applications use few distinct
  * (collective, root, size class) combinations; benchmarks sweeping sizes stay well below it. */
@@ -26,6 +27,8 @@ typedef struct {
     int bytes_class;      /* floor(log2(bytes)) */
     int count_class;      /* floor(log2(count)) */
     cacore_plan_t *plan;  /* NULL: the previous module serves this class */
+    cacore_plan_t *spare; /* the plan the model did not choose (the live trial tries it) */
+    mca_coll_cloudaware_trial_t trial;   /* coll_cloudaware_trial.c */
     uint64_t stamp;
 } plancache_entry_t;
 
@@ -51,6 +54,7 @@ void mca_coll_cloudaware_plancache_free(mca_coll_cloudaware_module_t *m)
     }
     for (int i = 0; i < CLOUDAWARE_PLANCACHE_SIZE; i++) {
         cacore_plan_free(m->plancache->entries[i].plan);
+        cacore_plan_free(m->plancache->entries[i].spare);
     }
     free(m->plancache);
     m->plancache = NULL;
@@ -107,9 +111,11 @@ static cacore_plan_t *build(mca_coll_cloudaware_module_t *m, const cacore_matrix
     return plan;
 }
 
-/* Decides for one size class: the plan, or NULL for the previous module. */
+/* Decides for one size class: the plan, or NULL for the previous module. When the cost model
+ * decides (no rule), *by_model is set, and a plan it turned down goes to *spare (live trial). */
 static cacore_plan_t *decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matrix,
-                             const mca_coll_cloudaware_call_t *call, size_t bytes, size_t count)
+                             const mca_coll_cloudaware_call_t *call, size_t bytes, size_t count,
+                             cacore_plan_t **spare, bool *by_model)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     const char *name = cacore_coll_name(call->coll);
@@ -150,6 +156,7 @@ static cacore_plan_t *decide(mca_coll_cloudaware_module_t *m, const cacore_matri
         theirs = cacore_plan_predicted(baseline);
         cacore_plan_free(baseline);
     }
+    *by_model = true;   /* live trial hook: the model's choice may be tried */
     if (theirs < 0.0) {
         return plan;
     }
@@ -158,7 +165,7 @@ static cacore_plan_t *decide(mca_coll_cloudaware_module_t *m, const cacore_matri
                             "coll:cloudaware: %s of %zu bytes: previous module (%s predicted "
                             "%.3g s vs baseline %.3g s, below coll_cloudaware_min_gain)",
                             name, bytes, cacore_plan_describe(plan), ours, theirs);
-        cacore_plan_free(plan);
+        *spare = plan;   /* live trial hook: kept for the trial */
         return NULL;
     }
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
@@ -174,6 +181,8 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
     struct mca_coll_cloudaware_plancache_t *pc;
     plancache_entry_t *e, *victim = NULL;
     const cacore_matrix_t *matrix;
+    const cacore_plan_t *plan;
+    bool by_model = false;
     int bclass, cclass;
 
     if (!m->plans || 0 == call->bytes || 0 == call->count) {
@@ -207,7 +216,12 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
      * the smallest count of its class has elements. */
     e = victim;
     cacore_plan_free(e->plan);
-    e->plan = decide(m, matrix, call, (size_t) 1 << bclass, (size_t) 1 << cclass);
+    cacore_plan_free(e->spare);
+    e->spare = NULL;
+    e->plan = decide(m, matrix, call, (size_t) 1 << bclass, (size_t) 1 << cclass, &e->spare,
+                     &by_model);
+    mca_coll_cloudaware_trial_init(&e->trial, call->coll, call->root, bclass, cclass, &e->plan,
+                                   &e->spare, by_model);
     e->used = true;
     e->coll = call->coll;
     e->root = call->root;
@@ -216,8 +230,12 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
     e->stamp = ++pc->clock;
 
 found:
-    if (NULL != e->plan && !call->commutative && !cacore_plan_preserves_order(e->plan)) {
+    plan = e->plan;
+    if (call->blocking) {   /* live trial hook: this call may run the other variant, timed */
+        plan = mca_coll_cloudaware_trial_pick(m, comm, &e->trial, call->commutative);
+    }
+    if (NULL != plan && !call->commutative && !cacore_plan_preserves_order(plan)) {
         return NULL;   /* a non-commutative op needs rank order, which this plan does not keep */
     }
-    return e->plan;
+    return plan;
 }

@@ -25,10 +25,13 @@ typedef struct {
                             block for gather/scatter/allgather */
     size_t count;        /* elements matching bytes */
     bool commutative;    /* reduce/allreduce: the op; true otherwise */
+    bool blocking;       /* blocking form: may be a call of the live trial (trial.h) */
 } mca_coll_cloudaware_call_t;
 
 /* The plan to run for this call, or NULL for the previous module. Plans are built once per
- * (collective, root, size class) and cached in the module. */
+ * (collective, root, size class) and cached in the module, with the class's live trial: a
+ * blocking call may be one of its timed calls (coll_cloudaware_trial.h), after which the caller
+ * calls mca_coll_cloudaware_trial_end(). */
 const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
                                                 struct ompi_communicator_t *comm,
                                                 const mca_coll_cloudaware_call_t *call);

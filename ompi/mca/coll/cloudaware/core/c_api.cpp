@@ -16,12 +16,16 @@
 #include "planner.hpp"
 #include "rules.hpp"
 #include "simulate.hpp"
+#include "trial.hpp"
+#include "file_text.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 struct cacore_matrix {
     cacore::Matrix m;
@@ -723,5 +727,165 @@ cacore_calib_summary_t cacore_calib_summarize(int n, const double *latency_s,
         return cacore_calib_summary_t{};
     }
 }
+
+/* ---- live trial ---- */
+
+struct cacore_trial_book {
+    cacore::TrialBook b;
+};
+
+namespace {
+
+cacore::TrialKey trial_key(const cacore_trial_key_t *k)
+{
+    cacore::TrialKey t;
+    t.layout = k->layout;
+    t.coll = k->coll;
+    t.root = k->root;
+    t.bytes_class = k->bytes_class;
+    t.count_class = k->count_class;
+    t.plan = k->plan == nullptr ? "" : k->plan;
+    return t;
+}
+
+constexpr size_t kMaxTrialBookBytes = size_t(1) << 20;
+
+// The outcome's bytes as the int they are (see coll_ok()).
+int outcome_int(const cacore_trial_outcome_t &o)
+{
+    static_assert(sizeof(cacore_trial_outcome_t) == sizeof(int), "an enum is an int");
+    int v;
+    std::memcpy(&v, &o, sizeof v);
+    return v;
+}
+
+}  // namespace
+
+cacore_trial_variant_t cacore_trial_variant(int k) { return cacore::trial_variant(k); }
+
+int cacore_trial_over(int k, int calls_per_variant)
+{
+    return cacore::trial_over(k, calls_per_variant) ? 1 : 0;
+}
+
+cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, double margin,
+                                   cacore_trial_result_t *out, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (times == nullptr || out == nullptr || calls_per_variant < 1) {
+            cacore::fail_arg("cacore_trial_judge: NULL argument or no calls");
+        }
+        const std::vector<double> t(times, times + 2 * static_cast<size_t>(calls_per_variant));
+        const cacore::TrialResult r = cacore::trial_judge(t, calls_per_variant, margin);
+        out->outcome = r.outcome;
+        out->plan_s = r.plan_s;
+        out->previous_s = r.previous_s;
+    });
+}
+
+int cacore_trial_runs_plan(int model_chose_plan, cacore_trial_outcome_t outcome)
+{
+    const int o = outcome_int(outcome);
+    return cacore::trial_runs_plan(model_chose_plan != 0,
+                                   o == CACORE_TRIAL_PLAN || o == CACORE_TRIAL_PREVIOUS
+                                       ? static_cast<cacore_trial_outcome_t>(o)
+                                       : CACORE_TRIAL_UNKNOWN)
+               ? 1
+               : 0;
+}
+
+uint64_t cacore_trial_layout_key(int nranks, const int *rank_node)
+{
+    return cacore::trial_layout_key(nranks < 0 || rank_node == nullptr ? 0 : nranks, rank_node);
+}
+
+cacore_status_t cacore_trial_book_create(cacore_trial_book_t **out, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (out == nullptr) {
+            cacore::fail_arg("cacore_trial_book_create: NULL argument");
+        }
+        *out = nullptr;
+        *out = new cacore_trial_book;
+    });
+}
+
+cacore_status_t cacore_trial_book_read_file(const char *path, cacore_trial_book_t **out,
+                                            char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (path == nullptr || out == nullptr) {
+            cacore::fail_arg("cacore_trial_book_read_file: NULL argument");
+        }
+        *out = nullptr;
+        const cacore::FileText text =
+            cacore::read_file_text(path, kMaxTrialBookBytes, "trial book");
+        auto b = std::make_unique<cacore_trial_book>();
+        b->b.parse(text.view(), path);
+        *out = b.release();
+    });
+}
+
+cacore_trial_result_t cacore_trial_book_find(const cacore_trial_book_t *b,
+                                             const cacore_trial_key_t *key)
+{
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0 };
+    if (b != nullptr && key != nullptr && key->plan != nullptr) {
+        try {
+            const cacore::TrialResult t = b->b.find(trial_key(key));
+            r.outcome = t.outcome;
+            r.plan_s = t.plan_s;
+            r.previous_s = t.previous_s;
+        } catch (...) {
+            r.outcome = CACORE_TRIAL_UNKNOWN;   /* out of memory copying the key: not found */
+        }
+    }
+    return r;
+}
+
+cacore_status_t cacore_trial_book_set(cacore_trial_book_t *b, const cacore_trial_key_t *key,
+                                      const cacore_trial_result_t *r, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (b == nullptr || key == nullptr || key->plan == nullptr || r == nullptr) {
+            cacore::fail_arg("cacore_trial_book_set: NULL argument");
+        }
+        const int o = outcome_int(r->outcome);
+        if (o != CACORE_TRIAL_PLAN && o != CACORE_TRIAL_PREVIOUS) {
+            cacore::fail_arg("cacore_trial_book_set: the outcome must be plan or previous");
+        }
+        cacore::TrialResult t;
+        t.outcome = static_cast<cacore_trial_outcome_t>(o);
+        t.plan_s = r->plan_s;
+        t.previous_s = r->previous_s;
+        b->b.set(trial_key(key), t);
+    });
+}
+
+cacore_status_t cacore_trial_book_format(const cacore_trial_book_t *b, char **text, size_t *len,
+                                         char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (b == nullptr || text == nullptr || len == nullptr) {
+            cacore::fail_arg("cacore_trial_book_format: NULL argument");
+        }
+        *text = nullptr;
+        const std::string s = b->b.format();
+        char *buf = static_cast<char *>(std::malloc(s.size() + 1));
+        if (buf == nullptr) {
+            throw std::bad_alloc();
+        }
+        std::memcpy(buf, s.c_str(), s.size() + 1);
+        *text = buf;
+        *len = s.size();
+    });
+}
+
+void cacore_trial_book_name(uint64_t key, char name[CACORE_CACHE_NAME_MAX])
+{
+    std::snprintf(name, CACORE_CACHE_NAME_MAX, "%s", cacore::trial_book_name(key).c_str());
+}
+
+void cacore_trial_book_free(cacore_trial_book_t *b) { delete b; }
 
 }  // extern "C"

@@ -311,6 +311,69 @@ cacore_status_t cacore_cache_entry_values(const cacore_matrix_t *entry, int n,
 cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key, char **text,
                                           size_t *len, char *err, size_t errlen);
 
+/* ---- Live trial (docs/calibration.md, "Live trial") ----------------------------------------
+ * The first blocking calls of a (communicator, collective, root, size class) alternate between
+ * the cloud-aware plan and the previous module; the times all ranks agreed on (max over ranks,
+ * per call) decide which one keeps the class. The outcome is an input of the choice: UNKNOWN
+ * leaves it to the cost model. */
+typedef enum {
+    CACORE_TRIAL_UNKNOWN = 0,    /* no trial yet (or none possible): the model decides */
+    CACORE_TRIAL_PLAN = 1,       /* the plan was measured faster, by the margin */
+    CACORE_TRIAL_PREVIOUS = 2    /* the previous module was not measured slower by the margin */
+} cacore_trial_outcome_t;
+typedef enum {
+    CACORE_TRIAL_RUN_PLAN = 0,
+    CACORE_TRIAL_RUN_PREVIOUS = 1
+} cacore_trial_variant_t;
+typedef struct {
+    cacore_trial_outcome_t outcome;
+    double plan_s;       /* median of the plan's agreed call times */
+    double previous_s;   /* median of the previous module's */
+} cacore_trial_result_t;
+/* What call k (0-based) of a trial runs: the plan for even k, the previous module for odd k. */
+cacore_trial_variant_t cacore_trial_variant(int k);
+/* 1 once k calls have run of a trial of calls_per_variant calls per variant, else 0. */
+int cacore_trial_over(int k, int calls_per_variant);
+/* Judges times[0 .. 2*calls_per_variant) (agreed time of each call, in call order): the plan
+ * wins when its median is at least margin below the previous module's. CACORE_ERR_ARG on a
+ * time that is not finite >= 0 or a margin outside [0, 1). */
+cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, double margin,
+                                   cacore_trial_result_t *out, char *err, size_t errlen);
+/* 1 when the plan runs, from the model's choice and the trial's outcome (a known outcome wins). */
+int cacore_trial_runs_plan(int model_chose_plan, cacore_trial_outcome_t outcome);
+/* The key of a communicator's layout (size, node of each rank) under which outcomes are kept. */
+uint64_t cacore_trial_layout_key(int nranks, const int *rank_node);
+
+/* The trial book: a node set's outcomes in the cache directory, next to its matrix entry, as
+ * DIR/cloudaware-<16 hex digits of the node-set key>.trials (format in core/trial.hpp; versioned:
+ * a book of another version is ignored and rewritten). An outcome is found only for the same
+ * layout, collective, root, size classes and plan description. */
+typedef struct cacore_trial_book cacore_trial_book_t;
+typedef struct {
+    uint64_t layout;      /* cacore_trial_layout_key() */
+    int coll;             /* cacore_coll_t */
+    int root;             /* -1 where the collective has none */
+    int bytes_class;      /* floor(log2(bytes)) */
+    int count_class;      /* floor(log2(count)) */
+    const char *plan;     /* cacore_plan_describe() of the plan tried */
+} cacore_trial_key_t;
+cacore_status_t cacore_trial_book_create(cacore_trial_book_t **out, char *err, size_t errlen);
+/* Reads a book file (regular files only, at most 1 MiB). */
+cacore_status_t cacore_trial_book_read_file(const char *path, cacore_trial_book_t **out,
+                                            char *err, size_t errlen);
+/* The stored result of key (outcome UNKNOWN when there is none). */
+cacore_trial_result_t cacore_trial_book_find(const cacore_trial_book_t *b,
+                                             const cacore_trial_key_t *key);
+/* Adds or replaces the result of key (outcome PLAN or PREVIOUS). */
+cacore_status_t cacore_trial_book_set(cacore_trial_book_t *b, const cacore_trial_key_t *key,
+                                      const cacore_trial_result_t *r, char *err, size_t errlen);
+/* The file content: *text (malloc'd, NUL-terminated, caller frees), *len bytes. */
+cacore_status_t cacore_trial_book_format(const cacore_trial_book_t *b, char **text, size_t *len,
+                                         char *err, size_t errlen);
+/* The book's file name (no directory) for a node-set key. */
+void cacore_trial_book_name(uint64_t key, char name[CACORE_CACHE_NAME_MAX]);
+void cacore_trial_book_free(cacore_trial_book_t *b);
+
 /* ---- Quoting input in messages ----------------------------------------------------------------
  * Writes text into out[outlen] (always NUL-terminated, cut to fit) with control characters and
  * every byte that is not printable ASCII escaped (\n, \r, \t, \xHH; a backslash doubled): the one

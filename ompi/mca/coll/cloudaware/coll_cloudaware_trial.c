@@ -1,0 +1,277 @@
+/*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * The live trial: timing, agreement and the trial book (coll_cloudaware_trial.h says what and why
+ * every rank agrees; the policy, which call runs what and who wins, is the core's cacore_trial_*).
+ */
+#include "ompi_config.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "coll_cloudaware.h"
+#include "coll_cloudaware_cache.h"
+#include "coll_cloudaware_calibrate.h"
+#include "coll_cloudaware_trial.h"
+
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/op/op.h"
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+/* coll_cloudaware_trial_calls, checked to be 0..CLOUDAWARE_TRIAL_MAX_CALLS when opened. */
+static int calls_per_variant(void)
+{
+    return mca_coll_cloudaware_component.trial_calls;
+}
+
+void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_t coll, int root,
+                                    int bytes_class, int count_class, cacore_plan_t **plan,
+                                    cacore_plan_t **spare, bool possible)
+{
+    memset(t, 0, sizeof(*t));
+    t->coll = coll;
+    t->root = root;
+    t->bytes_class = bytes_class;
+    t->count_class = count_class;
+    t->plan = plan;
+    t->spare = spare;
+    t->outcome = CACORE_TRIAL_UNKNOWN;
+    t->state = (possible && calls_per_variant() > 0 && (NULL != *plan || NULL != *spare))
+        ? CLOUDAWARE_TRIAL_PENDING : CLOUDAWARE_TRIAL_NONE;
+}
+
+/* The cloud-aware plan of the entry, whichever slot holds it. */
+static cacore_plan_t *candidate(const mca_coll_cloudaware_trial_t *t)
+{
+    return NULL != *t->plan ? *t->plan : *t->spare;
+}
+
+/* The outcome decides the entry's choice: the plan moves to the slot that runs it. */
+static void apply(mca_coll_cloudaware_trial_t *t, cacore_trial_outcome_t outcome)
+{
+    cacore_plan_t *p = candidate(t);
+    bool run_plan = cacore_trial_runs_plan(NULL != *t->plan, outcome);
+
+    t->outcome = outcome;
+    t->state = CLOUDAWARE_TRIAL_DONE;
+    *t->plan = run_plan ? p : NULL;
+    *t->spare = run_plan ? NULL : p;
+}
+
+static const char *outcome_name(cacore_trial_outcome_t o)
+{
+    return CACORE_TRIAL_PLAN == o ? "the plan" : "the previous module";
+}
+
+static cacore_trial_key_t book_key(mca_coll_cloudaware_module_t *m,
+                                   const mca_coll_cloudaware_trial_t *t)
+{
+    const mca_coll_cloudaware_nodemap_t *map = m->net->map;
+    cacore_trial_key_t k = {
+        .layout = cacore_trial_layout_key(map->nranks, map->rank_node),
+        .coll = t->coll,
+        .root = t->root,
+        .bytes_class = t->bytes_class,
+        .count_class = t->count_class,
+        .plan = cacore_plan_describe(candidate(t)),
+    };
+    return k;
+}
+
+/* Rank 0: the stored outcome of this trial, or UNKNOWN. */
+static cacore_trial_result_t stored(mca_coll_cloudaware_module_t *m,
+                                    const mca_coll_cloudaware_trial_t *t)
+{
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0 };
+    cacore_trial_book_t *book = NULL;
+    cacore_trial_key_t k = book_key(m, t);
+    char why[768];
+
+    if (mca_coll_cloudaware_cache_load_trials(m->net->map->key, &book, why, sizeof(why))) {
+        r = cacore_trial_book_find(book, &k);
+        cacore_trial_book_free(book);
+    } else if ('\0' != why[0]) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, mca_coll_cloudaware_component.output,
+                            "coll:cloudaware: %s", why);
+    }
+    return r;
+}
+
+/* Rank 0: adds the outcome to the node set's trial book (read again first: other
+ * communicators and jobs write it too; an unusable book is replaced). */
+static void store(mca_coll_cloudaware_module_t *m, const mca_coll_cloudaware_trial_t *t,
+                  const cacore_trial_result_t *r)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    cacore_trial_book_t *book = NULL;
+    cacore_trial_key_t k = book_key(m, t);
+    char why[768], err[256];
+
+    if (NULL == c->cache_dir || '\0' == c->cache_dir[0]) {
+        return;
+    }
+    if (!mca_coll_cloudaware_cache_load_trials(m->net->map->key, &book, why, sizeof(why))
+        && CACORE_OK != cacore_trial_book_create(&book, err, sizeof(err))) {
+        return;
+    }
+    if (CACORE_OK != cacore_trial_book_set(book, &k, r, err, sizeof(err))) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
+                            "coll:cloudaware: trial outcome not stored: %s", err);
+    } else if (!mca_coll_cloudaware_cache_store_trials(m->net->map->key, book, why,
+                                                       sizeof(why))) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output, "coll:cloudaware: %s", why);
+    }
+    cacore_trial_book_free(book);
+}
+
+/* A pending trial: rank 0 looks for a stored outcome and broadcasts it (through the previous
+ * module, at the same call on every rank). true when the trial is decided by it. */
+static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm,
+                         mca_coll_cloudaware_trial_t *t)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0 };
+    int outcome, rc;
+
+    if (0 == ompi_comm_rank(comm)) {
+        r = stored(m, t);
+    }
+    outcome = (int) r.outcome;
+    t->learn_s = now();
+    m->trial_depth++;   /* calls the previous bcast makes to us are not trial calls */
+    rc = m->previous.bcast(&outcome, 1, MPI_INT, 0, comm, m->previous.bcast_module);
+    m->trial_depth--;
+    t->learn_s = now() - t->learn_s;
+    if (OMPI_SUCCESS != rc || (CACORE_TRIAL_PLAN != outcome && CACORE_TRIAL_PREVIOUS != outcome)) {
+        return false;
+    }
+    apply(t, (cacore_trial_outcome_t) outcome);
+    if (0 == ompi_comm_rank(comm)) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                            "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: stored "
+                            "outcome, no trial: %s (%s %.3g s, previous module %.3g s)",
+                            cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
+                            comm->c_name, outcome_name(t->outcome),
+                            cacore_plan_describe(candidate(t)), r.plan_s, r.previous_s);
+    }
+    return true;
+}
+
+const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t *m,
+                                                    struct ompi_communicator_t *comm,
+                                                    mca_coll_cloudaware_trial_t *t,
+                                                    bool commutative)
+{
+    cacore_plan_t *p;
+
+    if ((CLOUDAWARE_TRIAL_PENDING != t->state && CLOUDAWARE_TRIAL_RUNNING != t->state)
+        || 1 != m->trial_depth || NULL != m->trial_now) {
+        return *t->plan;   /* decided, or a call nested in another: the current choice */
+    }
+    p = candidate(t);
+    if (!commutative && !cacore_plan_preserves_order(p)) {
+        return *t->plan;   /* the plan cannot serve this op: not a trial call */
+    }
+    if (CLOUDAWARE_TRIAL_PENDING == t->state) {
+        if (learn_stored(m, comm, t)) {
+            return *t->plan;
+        }
+        t->state = CLOUDAWARE_TRIAL_RUNNING;
+        t->calls = 0;
+    }
+    /* Every trial call starts together, so that no call's traffic spills into the next one's
+     * time (a rank that finished the last call early would otherwise start sending). */
+    t->start = now();
+    m->trial_depth++;
+    (void) comm->c_coll->coll_barrier(comm, comm->c_coll->coll_barrier_module);
+    m->trial_depth--;
+    m->trial_now = t;
+    t->barrier_s += now() - t->start;
+    t->start = now();
+    return CACORE_TRIAL_RUN_PLAN == cacore_trial_variant(t->calls) ? p : NULL;
+}
+
+/* "0.0123 0.0119 0.0121": the times of one variant's calls. */
+static void list_times(const double *times, int n, int first, char *out, size_t len)
+{
+    size_t used = 0;
+
+    out[0] = '\0';
+    for (int k = first; k < n && used < len; k += 2) {
+        used += (size_t) snprintf(out + used, len - used, "%s%.3g", k == first ? "" : " ",
+                                  times[k]);
+    }
+}
+
+void mca_coll_cloudaware_trial_begin(mca_coll_cloudaware_module_t *m)
+{
+    m->trial_depth++;
+}
+
+void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
+                                   struct ompi_communicator_t *comm)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    mca_coll_cloudaware_trial_t *t = m->trial_now;
+    double agreed[2 * CLOUDAWARE_TRIAL_MAX_CALLS], t0, t_store;
+    cacore_trial_result_t r;
+    char err[256], plan_times[256], prev_times[256];
+    int n = calls_per_variant(), rc;
+
+    if (--m->trial_depth > 0 || NULL == t) {
+        return;
+    }
+    m->trial_now = NULL;
+    t->times[t->calls] = now() - t->start;
+    t->calls++;
+    if (!cacore_trial_over(t->calls, n)) {
+        return;
+    }
+    /* The agreement: the slowest rank's time of every call, on every rank. */
+    t0 = now();
+    m->trial_depth++;   /* calls the previous allreduce makes to us are not trial calls */
+    rc = m->previous.allreduce(t->times, agreed, 2 * n, MPI_DOUBLE, MPI_MAX, comm,
+                               m->previous.allreduce_module);
+    m->trial_depth--;
+    t0 = now() - t0;
+    if (OMPI_SUCCESS != rc) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
+                            "coll:cloudaware: trial of %s: agreeing on the times failed (%d); "
+                            "the cost model's choice stays", cacore_coll_name(t->coll), rc);
+        apply(t, CACORE_TRIAL_UNKNOWN);
+        return;
+    }
+    if (CACORE_OK != cacore_trial_judge(agreed, n, c->trial_margin, &r, err, sizeof(err))) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
+                            "coll:cloudaware: trial of %s: %s; the cost model's choice stays",
+                            cacore_coll_name(t->coll), err);
+        apply(t, CACORE_TRIAL_UNKNOWN);
+        return;
+    }
+    apply(t, r.outcome);
+    if (0 != ompi_comm_rank(comm)) {
+        return;
+    }
+    t_store = now();
+    store(m, t, &r);
+    t_store = now() - t_store;
+    list_times(agreed, 2 * n, 0, plan_times, sizeof(plan_times));
+    list_times(agreed, 2 * n, 1, prev_times, sizeof(prev_times));
+    opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                        "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: %s: %s s "
+                        "(median %.3g s); previous module: %s s (median %.3g s); outcome: %s "
+                        "(coll_cloudaware_trial_margin %g; overhead: start %.3g s, barriers "
+                        "%.3g s, agreement %.3g s, trial book %.3g s)",
+                        cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
+                        comm->c_name, cacore_plan_describe(candidate(t)), plan_times, r.plan_s,
+                        prev_times, r.previous_s, outcome_name(r.outcome), c->trial_margin,
+                        t->learn_s, t->barrier_s, t0, t_store);
+}

@@ -1,0 +1,82 @@
+/*
+ * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * The live trial (coll_cloudaware_trial.c; docs/calibration.md, "Live trial"): whatever the cost
+ * model gets wrong, the first blocking calls of each (communicator, collective, root, size class)
+ * find out. They alternate between the cloud-aware plan (also when the model chose the previous
+ * module) and the previous module, each started by a barrier and timed locally; after coll_cloudaware_trial_calls calls
+ * of each, one MPI_MAX allreduce through the previous module gives every rank the same times and
+ * the faster variant keeps the class (the plan only when faster by coll_cloudaware_trial_margin).
+ * Outcomes are kept in the plan cache entry and in the cache directory (the trial book), so the
+ * next job over the same nodes starts decided.
+ *
+ * Why every rank agrees: every rank makes the same calls in the same order, so the k-th trial
+ * call and the agreement happen at the same call on every rank; the outcome comes from the
+ * agreed times (identical bytes, identical arithmetic); a stored outcome is read by rank 0 and
+ * broadcast. Nonblocking and persistent calls are never timed: they run the current choice.
+ */
+#ifndef MCA_COLL_CLOUDAWARE_TRIAL_H
+#define MCA_COLL_CLOUDAWARE_TRIAL_H
+
+#include "coll_cloudaware.h"
+#include "core/cloudaware_core.h"
+
+BEGIN_C_DECLS
+
+/* The most calls per variant a trial makes (coll_cloudaware_trial_calls is capped to it). */
+#define CLOUDAWARE_TRIAL_MAX_CALLS 16
+
+typedef enum {
+    CLOUDAWARE_TRIAL_NONE = 0,      /* no trial: rules decided, no plan could be built, or off */
+    CLOUDAWARE_TRIAL_PENDING = 1,   /* the next eligible blocking call starts it */
+    CLOUDAWARE_TRIAL_RUNNING = 2,
+    CLOUDAWARE_TRIAL_DONE = 3       /* outcome known (measured or stored) */
+} mca_coll_cloudaware_trial_state_t;
+
+/* The trial of one plan cache entry (kept in the entry). */
+typedef struct mca_coll_cloudaware_trial_t {
+    int state;                   /* mca_coll_cloudaware_trial_state_t */
+    cacore_coll_t coll;
+    int root;
+    int bytes_class;
+    int count_class;
+    int calls;                   /* trial calls run so far */
+    double start;                /* start of the call running now */
+    double learn_s;              /* the broadcast of the stored outcome took this long */
+    double barrier_s;            /* the barriers before the trial calls, together */
+    double times[2 * CLOUDAWARE_TRIAL_MAX_CALLS];   /* local time of each call */
+    cacore_trial_outcome_t outcome;
+    cacore_plan_t **plan;        /* the entry's choice (NULL: the previous module) */
+    cacore_plan_t **spare;       /* the entry's plan not chosen by the model, or NULL */
+} mca_coll_cloudaware_trial_t;
+
+/* Sets up the trial of a new entry. plan/spare: the entry's slots (see above); a trial is
+ * possible when the cost model made the choice and a plan exists in one of them. */
+void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_t coll, int root,
+                                    int bytes_class, int count_class, cacore_plan_t **plan,
+                                    cacore_plan_t **spare, bool possible);
+
+/* Hooks of the blocking entry points, before and after the call. A blocking call made while
+ * another runs on the communicator (the previous module's allreduce calling our reduce and
+ * bcast, or the trial's own agreement) is never a trial call: it runs the current choice. After
+ * a trial call, trial_end() records its time; after the trial's last call it agrees on the times
+ * (one allreduce), applies the outcome, reports it at verbose 10 (rank 0) and stores it in the
+ * trial book. */
+void mca_coll_cloudaware_trial_begin(mca_coll_cloudaware_module_t *m);
+void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
+                                   struct ompi_communicator_t *comm);
+
+/* Hook of mca_coll_cloudaware_select() for a blocking call of the entry: the plan this call
+ * runs (NULL: the previous module). During a trial this is the variant of the call, and the
+ * call's clock starts (mca_coll_cloudaware_trial_end() stops it); a pending trial first learns
+ * a stored outcome (one broadcast). A non-commutative op that the plan cannot serve does not
+ * take part, nor does a nested call. */
+const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t *m,
+                                                    struct ompi_communicator_t *comm,
+                                                    mca_coll_cloudaware_trial_t *t,
+                                                    bool commutative);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_CLOUDAWARE_TRIAL_H */

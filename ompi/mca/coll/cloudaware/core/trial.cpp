@@ -1,0 +1,236 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
+// trial.cpp - the live trial's bookkeeping and judgement, and the trial book's file format.
+#include "trial.hpp"
+
+#include "error.hpp"
+#include "line_reader.hpp"
+#include "names.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+
+namespace cacore {
+namespace {
+
+constexpr std::string_view kMagic = "cloudaware-trials";
+constexpr int kVersion = 1;
+const char *const kOutcomeNames[] = { "unknown", "plan", "previous" };
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int parse_int(const LineReader &rd, std::string_view tok, int lo, int hi, const char *what)
+{
+    long v = 0;
+    auto res = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+    if (res.ec != std::errc() || res.ptr != tok.data() + tok.size() || v < lo || v > hi) {
+        rd.error(std::string(what) + " " + quote(tok) + " is not an integer in " +
+                 std::to_string(lo) + ".." + std::to_string(hi));
+    }
+    return static_cast<int>(v);
+}
+
+double parse_seconds(const LineReader &rd, std::string_view tok)
+{
+    const double v = parse_number(rd, tok);
+    if (!std::isfinite(v) || v < 0.0) {
+        rd.error("time " + quote(tok) + " is not finite >= 0");
+    }
+    return v;
+}
+
+}  // namespace
+
+cacore_trial_variant_t trial_variant(int k)
+{
+    return k % 2 == 0 ? CACORE_TRIAL_RUN_PLAN : CACORE_TRIAL_RUN_PREVIOUS;
+}
+
+bool trial_over(int k, int calls) { return k >= 2 * calls; }
+
+TrialResult trial_judge(const std::vector<double> &times, int calls, double margin)
+{
+    if (calls < 1 || times.size() != 2 * static_cast<size_t>(calls)) {
+        fail_arg("trial_judge: " + std::to_string(times.size()) + " times for " +
+                 std::to_string(calls) + " calls per variant");
+    }
+    if (!(margin >= 0.0 && margin < 1.0)) {
+        fail_arg("trial_judge: margin must be in [0, 1)");
+    }
+    std::vector<double> plan, previous;
+    for (size_t k = 0; k < times.size(); ++k) {
+        if (!std::isfinite(times[k]) || times[k] < 0.0) {
+            fail_arg("trial_judge: time of call " + std::to_string(k) + " is not finite >= 0");
+        }
+        (trial_variant(static_cast<int>(k)) == CACORE_TRIAL_RUN_PLAN ? plan : previous)
+            .push_back(times[k]);
+    }
+    TrialResult r;
+    r.plan_s = median(plan);
+    r.previous_s = median(previous);
+    r.outcome = r.plan_s <= r.previous_s * (1.0 - margin) ? CACORE_TRIAL_PLAN
+                                                          : CACORE_TRIAL_PREVIOUS;
+    return r;
+}
+
+bool trial_runs_plan(bool model_chose_plan, cacore_trial_outcome_t outcome)
+{
+    return outcome == CACORE_TRIAL_UNKNOWN ? model_chose_plan : outcome == CACORE_TRIAL_PLAN;
+}
+
+uint64_t trial_layout_key(int nranks, const int *rank_node)
+{
+    uint64_t h = 14695981039346656037ULL;
+    auto mix = [&h](uint64_t v) {
+        for (int b = 0; b < 8; ++b) {
+            h ^= (v >> (8 * b)) & 0xff;
+            h *= 1099511628211ULL;
+        }
+    };
+    mix(static_cast<uint64_t>(nranks));
+    for (int i = 0; i < nranks; ++i) {
+        mix(static_cast<uint64_t>(static_cast<uint32_t>(rank_node[i])));
+    }
+    return h;
+}
+
+std::string trial_book_name(uint64_t key)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "cloudaware-%016" PRIx64 ".trials", key);
+    return buf;
+}
+
+void TrialBook::parse(std::string_view text, const std::string &name)
+{
+    LineReader rd(text, name);
+    std::vector<std::string_view> tok;
+    std::string_view line;
+    records_.clear();
+    order_.clear();
+    if (!rd.next(tok)) {
+        rd.eof_error("\"" + std::string(kMagic) + " " + std::to_string(kVersion) + "\"");
+    }
+    if (tok.size() != 2 || tok[0] != kMagic) {
+        rd.error("not a trial book (expected \"" + std::string(kMagic) + " " +
+                 std::to_string(kVersion) + "\")");
+    }
+    if (tok[1] != std::to_string(kVersion)) {
+        rd.error("trial book version " + quote(tok[1]) + " is not supported (this is version " +
+                 std::to_string(kVersion) + ")");
+    }
+    for (;;) {
+        if (!rd.next_line(line)) {
+            rd.eof_error("\"end\"");
+        }
+        LineReader::tokenize(line, tok);
+        if (tok.size() == 1 && tok[0] == "end") {
+            break;
+        }
+        if (tok.size() < 10 || tok[0] != "trial") {
+            rd.error("expected \"trial LAYOUT COLL ROOT BYTES_CLASS COUNT_CLASS plan|previous "
+                     "PLAN_S PREVIOUS_S DESCRIPTION\" or \"end\"");
+        }
+        TrialKey k;
+        TrialResult r;
+        auto res = std::from_chars(tok[1].data(), tok[1].data() + tok[1].size(), k.layout, 16);
+        if (tok[1].size() != 16 || res.ec != std::errc() || res.ptr != tok[1].data() + 16) {
+            rd.error("layout " + quote(tok[1]) + " is not 16 hex digits");
+        }
+        k.coll = find_name(coll_name, tok[2]);
+        if (k.coll < 0) {
+            rd.error("unknown collective " + quote(tok[2]));
+        }
+        k.root = parse_int(rd, tok[3], -1, 1 << 30, "root");
+        k.bytes_class = parse_int(rd, tok[4], 0, 63, "bytes class");
+        k.count_class = parse_int(rd, tok[5], 0, 63, "count class");
+        if (tok[6] == kOutcomeNames[CACORE_TRIAL_PLAN]) {
+            r.outcome = CACORE_TRIAL_PLAN;
+        } else if (tok[6] == kOutcomeNames[CACORE_TRIAL_PREVIOUS]) {
+            r.outcome = CACORE_TRIAL_PREVIOUS;
+        } else {
+            rd.error("outcome " + quote(tok[6]) + " is neither plan nor previous");
+        }
+        r.plan_s = parse_seconds(rd, tok[7]);
+        r.previous_s = parse_seconds(rd, tok[8]);
+        // The description: the rest of the line from its first token on, trailing blanks cut.
+        std::string_view d = line.substr(static_cast<size_t>(tok[9].data() - line.data()));
+        while (!d.empty() && is_blank(d.back())) {
+            d.remove_suffix(1);
+        }
+        if (d.find('#') != std::string_view::npos) {
+            rd.error("a plan description cannot contain '#'");
+        }
+        k.plan = std::string(d);
+        set(k, r);
+    }
+    if (rd.next_line(line)) {
+        rd.error("text after \"end\"");
+    }
+}
+
+TrialResult TrialBook::find(const TrialKey &k) const
+{
+    auto it = records_.find(k);
+    return it == records_.end() ? TrialResult() : it->second;
+}
+
+void TrialBook::set(const TrialKey &k, const TrialResult &r)
+{
+    if (r.outcome != CACORE_TRIAL_PLAN && r.outcome != CACORE_TRIAL_PREVIOUS) {
+        fail_arg("TrialBook::set: the outcome must be plan or previous");
+    }
+    if (k.coll < 0 || k.coll >= CACORE_COLL_COUNT || k.bytes_class < 0 || k.bytes_class > 63 ||
+        k.count_class < 0 || k.count_class > 63 || k.root < -1) {
+        fail_arg("TrialBook::set: key out of range");
+    }
+    if (k.plan.empty() || k.plan.find_first_of("\n\r#") != std::string::npos ||
+        is_blank(k.plan.front()) || is_blank(k.plan.back())) {
+        fail_arg("TrialBook::set: the plan description must be one line without '#' and "
+                 "outer blanks");
+    }
+    if (!(std::isfinite(r.plan_s) && r.plan_s >= 0.0 && std::isfinite(r.previous_s) &&
+          r.previous_s >= 0.0)) {
+        fail_arg("TrialBook::set: times must be finite >= 0");
+    }
+    auto it = records_.find(k);
+    if (it != records_.end()) {
+        it->second = r;
+        return;
+    }
+    if (records_.size() >= kMaxRecords) {
+        records_.erase(order_.front());
+        order_.erase(order_.begin());
+    }
+    records_.emplace(k, r);
+    order_.push_back(k);
+}
+
+std::string TrialBook::format() const
+{
+    std::string s = std::string(kMagic) + " " + std::to_string(kVersion) + "\n";
+    s += "# coll/cloudaware trial outcomes of one node set (docs/calibration.md, \"Live trial\")\n";
+    char buf[160];
+    for (const TrialKey &k : order_) {
+        const TrialResult &r = records_.at(k);
+        std::snprintf(buf, sizeof buf, "trial %016" PRIx64 " %s %d %d %d %s %.9g %.9g ", k.layout,
+                      coll_name(k.coll), k.root, k.bytes_class, k.count_class,
+                      kOutcomeNames[r.outcome], r.plan_s, r.previous_s);
+        s += buf;
+        s += k.plan;
+        s += "\n";
+    }
+    s += "end\n";
+    return s;
+}
+
+}  // namespace cacore
