@@ -722,7 +722,7 @@ Plan han_plan(const Ctx &c)
         each_node([&](const std::vector<int> &nr) { e.bcast_tree(nr, bin(nr), c.lv, true); });
         break;
     }
-    return finish(b, e, c, "han two levels (binomial in the nodes, binomial among leaders)");
+    return finish(b, e, c, "han two-level");
 }
 
 }  // namespace
