@@ -6,6 +6,7 @@
 #include "baselines.hpp"
 #include "cool_plan.hpp"
 #include "cost_model.hpp"
+#include "decide.hpp"
 #include "error.hpp"
 #include "escape.hpp"
 #include "generate.hpp"
@@ -17,6 +18,7 @@
 #include "names.hpp"
 #include "patterns.hpp"
 #include "planner.hpp"
+#include "rules.hpp"
 #include "simulate.hpp"
 #include "tree.hpp"
 
@@ -29,6 +31,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -49,9 +52,12 @@ std::string usage()
            "                       [--ranks-per-node P | --rank-nodes i,j,...] [--algo ALGO]\n"
            "                       [--pattern NODE,GROUP,TOP] [--segment BYTES] [--k K] [--tspan T]\n"
            "                       [--montecarlo N] [--seed S] [--check] [--steps]\n"
+           "                       [--previous PREV] [--min-gain X] [--large-message BYTES]\n"
+           "                       [--slots N] [--rules FILE] [--trial TRIAL] [--noncommutative]\n"
            "  OP: " + name_list(coll_name) + "\n"
            "  ALGO: " + name_list(algo_name) + "\n"
            "  patterns: " + name_list(pattern_name) + "\n"
+           "  PREV: " + name_list(prev_name) + " (default tuned)   TRIAL: " + name_list(trial_name) + "\n"
            "  BYTES: binary suffixes, as the rules file and OSU: 1048576 = 1024K = 1M = 1MiB\n"
            "         (K, M, G and Ki, Mi, Gi, KiB, MiB, GiB are all powers of 1024)\n";
 }
@@ -84,7 +90,7 @@ Args parse_args(int argc, char **argv)
         std::fputs(usage().c_str(), stdout);
         std::exit(0);
     }
-    static const char *flags[] = {"--check", "--steps"};
+    static const char *flags[] = {"--check", "--steps", "--noncommutative"};
     for (int i = 2; i < argc; ++i) {
         std::string k = argv[i];
         bool flag = false;
@@ -536,12 +542,56 @@ int cmd_plan(const Args &a)
     }
     if (a.has("slots")) {
         // messages a node sends and receives at once in the cost model (0 = unlimited)
-        pp.cost.node_send_slots = pp.cost.node_recv_slots = std::stoi(a.get("slots"));
+        pp.cost.node_send_slots = pp.cost.node_recv_slots = static_cast<int>(parse_int(a.get("slots"), "slots"));
     }
     if (a.has("segment")) {
         pp.segment_bytes = parse_bytes(a.get("segment"), "segment");
     }
-    Plan plan = build_plan(in, pp);
+    // What the component decides for this call (cacore_decide): the same inputs, the same
+    // defaults as its MCA parameters.
+    DecideInput d;
+    d.in = in;
+    d.params = pp;
+    d.commutative = !a.has("noncommutative");
+    d.previous = find_name(prev_name, a.get("previous", "tuned"));
+    if (d.previous < 0) {
+        usage_error("unknown --previous " + quote(a.get("previous")) + " (" + name_list(prev_name) + ")");
+    }
+    d.trial = find_name(trial_name, a.get("trial", "unknown"));
+    if (d.trial < 0) {
+        usage_error("unknown --trial " + quote(a.get("trial")) + " (" + name_list(trial_name) + ")");
+    }
+    d.min_gain = parse_double(a.get("min-gain", "0.1"), "min-gain");
+    if (!(d.min_gain >= 0 && d.min_gain < 1)) {
+        usage_error("--min-gain must be in [0, 1)");
+    }
+    d.large_message = parse_bytes(a.get("large-message", "65536"), "large-message");
+    Rules rules;
+    cacore_rule_t rule{};
+    if (a.has("rules")) {
+        rules = read_rules_file(a.get("rules"));
+        const int nodes = static_cast<int>(std::set<int>(in.rank_node.begin(), in.rank_node.end()).size());
+        if (const Rule *r = rules.lookup(in.coll, nodes, static_cast<size_t>(in.bytes))) {
+            rule = r->action;
+            d.rule = &rule;
+        }
+    }
+    Decision dec = decide(d);
+    const Plan prev = dec.previous_s >= 0 ? Plan() : predict_previous(d);
+    const std::string prev_desc = dec.previous_s >= 0 ? dec.previous : prev.description;
+    const double prev_s = dec.previous_s >= 0 ? dec.previous_s : prev.predicted_s;
+    if (!dec.have_plan) {
+        // a rule or a trial chose the previous module before any plan was built: show the plan
+        // the model would have weighed, if there is one
+        try {
+            dec.plan = build_plan(in, decide_params(d));
+        } catch (const Error &) {
+            std::printf("decision: %s\nprevious    %12s   %s\n", dec.reason.c_str(),
+                        fmt_time(prev_s).c_str(), prev_desc.c_str());
+            return 0;
+        }
+    }
+    const Plan &plan = dec.plan;
     const double t_plan = elapsed(t0);
     const double binom = predict_for(build_binomial(in), in, pp.cost);
     double ring = -1;
@@ -591,7 +641,9 @@ int cmd_plan(const Args &a)
         if (ring >= 0) {
             os << ", \"ring_s\": " << jnum(ring);
         }
-        os << "},\n";
+        os << "},\n  \"previous\": {\"module\": " << jstr(prev_name(d.previous)) << ", \"algorithm\": "
+           << jstr(prev_desc) << ", \"predicted_s\": " << jnum(prev_s) << "},\n  \"decision\": {\"runs\": "
+           << jstr(dec.run_plan ? "plan" : "previous") << ", \"reason\": " << jstr(dec.reason) << "},\n";
         if (mc > 0) {
             os << "  \"montecarlo\": {\"trees\": " << mc << ", \"best_s\": " << jnum(mc_best)
                << ", \"median_s\": " << jnum(mc_median) << ", \"fast_path\": " << mc_fast
@@ -638,6 +690,9 @@ int cmd_plan(const Args &a)
             std::printf("ring        %12s   (cloudaware %+.1f %%)\n", fmt_time(ring).c_str(),
                         100.0 * (plan.predicted_s / ring - 1));
         }
+        std::printf("previous    %12s   (cloudaware %+.1f %%) %s (%s)\n", fmt_time(prev_s).c_str(),
+                    100.0 * (plan.predicted_s / prev_s - 1), prev_desc.c_str(), prev_name(d.previous));
+        std::printf("decision: %s%s\n", dec.run_plan ? "plan " : "", dec.reason.c_str());
         if (mc > 0) {
             std::printf("monte carlo %ld random trees: best %s, median %s (cloudaware %+.1f %% vs best; %.1f s, %ld on the fast path)\n",
                         mc, fmt_time(mc_best).c_str(), fmt_time(mc_median).c_str(),

@@ -69,6 +69,21 @@ grep -q '"median_s": ' "$T/mc.json" || fail "montecarlo median"
 "$P" plan --matrix "$T/m.txt" --op gather --root 0 --size 1MiB | grep -q "^predicted " || fail "plan text"
 "$P" plan --matrix "$T/m.txt" --op bcast --root 0 --size 1MiB --format dot | grep -q '^digraph plan' || fail "plan dot"
 
+# the decision (cacore_decide, as the component): the previous module's algorithm and the reason;
+# a rule, a trial outcome and --previous change it as they do in the component
+for key in '"previous": {"module": "tuned", "algorithm": ' '"decision": {"runs": '; do
+    grep -q "$key" "$T/p.json" || fail "plan json: $key"
+done
+"$P" plan --matrix "$T/m.txt" --op bcast --size 1MiB --ranks-per-node 2 >"$T/d.txt"
+grep -q "^previous .* tuned knomial (tuned)$" "$T/d.txt" || fail "tuned's bcast of 1 MiB over 48 ranks (lines 583-586): $(grep ^previous "$T/d.txt")"
+grep -q "^decision: " "$T/d.txt" || fail "decision line"
+"$P" plan --matrix "$T/m.txt" --op bcast --size 1MiB --ranks-per-node 2 --previous basic | grep -q "^previous .* basic log (basic)$" || fail "--previous basic"
+"$P" plan --matrix "$T/m.txt" --op bcast --size 1MiB --trial previous | grep -q "^decision: previous module (live trial" || fail "--trial previous"
+"$P" plan --matrix "$T/m.txt" --op bcast --size 1MiB --trial plan | grep -q "^decision: plan .*(live trial" || fail "--trial plan"
+printf 'cloudaware-rules 2\nbcast 1 0 model\nbcast 4 512K fallback\nend\n' >"$T/r.conf"
+"$P" plan --matrix "$T/m.txt" --op bcast --size 1MiB --rules "$T/r.conf" --trial plan | grep -q "^decision: previous module (rules file line 3)$" || fail "--rules fallback"
+if "$P" plan --matrix "$T/m.txt" --op bcast --size 1MiB --previous nosuch 2>/dev/null; then fail "--previous nosuch accepted"; fi
+
 # errors: one line naming file and line; usage errors exit 2
 printf 'cloudaware-matrix 1\nnodes 2\nhost a\nhost b\nlatency_s\n0 1\n' >"$T/bad.txt"
 if "$P" show --matrix "$T/bad.txt" 2>"$T/err"; then fail "truncated file accepted"; fi

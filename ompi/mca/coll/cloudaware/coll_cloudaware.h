@@ -50,6 +50,9 @@ enum {
     CLOUDAWARE_VERBOSE_CALL = 50      /* per call: which path a collective took */
 };
 
+/* coll_cloudaware_previous_model: find the previous provider's component (coll_cloudaware_select.c) */
+#define CLOUDAWARE_PREVIOUS_AUTO (-1)
+
 typedef struct mca_coll_cloudaware_component_t {
     mca_coll_cloudaware_base_component_t super;   /* 2.0.0 on 4.1, 2.4.0 on 5.0 */
 
@@ -92,6 +95,7 @@ typedef struct mca_coll_cloudaware_component_t {
     /* live trial (coll_cloudaware_trial.c) */
     int trial_calls;             /* blocking calls per variant; 0 = no trials */
     double trial_margin;         /* the plan keeps a class only when this much faster */
+    int previous_model;          /* cacore_prev_t, or CLOUDAWARE_PREVIOUS_AUTO */
 
     int output;   /* opal_output stream */
 } mca_coll_cloudaware_component_t;

@@ -82,6 +82,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .model_slots = 1,
     .trial_calls = 3,
     .trial_margin = 0.05,
+    .previous_model = CLOUDAWARE_PREVIOUS_AUTO,
     .output = -1,
 };
 
@@ -255,6 +256,9 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
 {
     static mca_base_var_enum_value_t algos[CACORE_ALGO_COUNT + 1];
     static mca_base_var_enum_value_t patterns[CACORE_PAT_COUNT + 1];
+    static mca_base_var_enum_value_t prevs[CACORE_PREV_COUNT + 2] = {
+        { CLOUDAWARE_PREVIOUS_AUTO, "auto" }
+    };
     static const char *const level_help[CACORE_PLAN_LEVELS] = {
         "among the ranks of one node", "among the node leaders of a group",
         "among the group leaders (every level above the groups)"
@@ -267,12 +271,19 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                     "error is reported once (file:line: problem) and ignored.",
                     OPAL_INFO_LVL_3, &c->rules_file);
     register_double("min_gain",
-                    "Without a rule, a cloud-aware plan runs only when the cost "
-                    "model predicts it at least this fraction faster than the "
-                    "binomial baseline (default 0.1); otherwise the previous "
-                    "module runs, so a uniform network keeps its usual "
-                    "algorithms.",
+                    "Without a rule or a live trial's outcome, a cloud-aware plan runs only when "
+                    "the cost model predicts it at least this fraction faster than the algorithm "
+                    "the previous module would run for the call (default 0.1); otherwise the "
+                    "previous module runs, so a uniform network keeps its usual algorithms.",
                     OPAL_INFO_LVL_4, &c->min_gain);
+    name_enum(cacore_prev_name, prevs + 1);   /* after "auto" */
+    register_enum("previous_model",
+                  "Which component's algorithms the cost model predicts for the previous module: "
+                  "auto (default: the component that provides the collective below cloudaware, "
+                  "found from its function; others than tuned, basic and han count as binomial), "
+                  "tuned (Open MPI 4.1 fixed decision rules), basic, han (two levels), binomial "
+                  "(a binomial tree over ranks).",
+                  OPAL_INFO_LVL_5, prevs, &c->previous_model);
     register_enum("algorithm",
                   "Cloud-aware algorithm: auto (default: the best predicted), cool (three "
                   "levels node/group/top), tree (CMPI Algorithm 4 performance-hierarchy tree), "

@@ -7,8 +7,9 @@
  */
 #include "ompi_config.h"
 
-#include <math.h>
+#include <dlfcn.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
@@ -26,6 +27,7 @@ typedef struct {
     int root;
     int bytes_class;      /* floor(log2(bytes)) */
     int count_class;      /* floor(log2(count)) */
+    bool commutative;     /* the previous module's algorithm and the plan's order depend on it */
     cacore_plan_t *plan;  /* NULL: the previous module serves this class */
     cacore_plan_t *spare; /* the plan the model did not choose (the live trial tries it) */
     mca_coll_cloudaware_trial_t trial;   /* coll_cloudaware_trial.c */
@@ -60,118 +62,115 @@ void mca_coll_cloudaware_plancache_free(mca_coll_cloudaware_module_t *m)
     m->plancache = NULL;
 }
 
-/* The plan parameters from the MCA parameters, then the matching rule (if any) on top. */
-static void plan_params(const mca_coll_cloudaware_call_t *call, const cacore_rule_t *rule,
-                        cacore_plan_params_t *p)
+/* The previous provider's function for this collective. */
+static void *previous_fn(const mca_coll_cloudaware_module_t *m, cacore_coll_t coll)
 {
-    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-
-    cacore_plan_params_default(p);
-    p->hier.k = c->k;
-    p->hier.t_span = c->t_span;
-    p->cost.node_send_slots = p->cost.node_recv_slots = c->model_slots;
-    p->algo = c->algorithm;
-    for (int l = 0; l < CACORE_PLAN_LEVELS; l++) {
-        p->pattern[l] = c->pattern[l];
-    }
-    /* Small messages are not worth pipelining: one segment. */
-    p->segment_bytes = (call->bytes < (size_t) c->large_message) ? call->bytes
-                                                                 : (size_t) c->segment_size;
-    if (NULL != rule) {
-        if (CACORE_ALGO_AUTO != rule->algo) {
-            p->algo = rule->algo;
-        }
-        for (int l = 0; l < CACORE_PLAN_LEVELS; l++) {
-            if (CACORE_PAT_AUTO != rule->pattern[l]) {
-                p->pattern[l] = rule->pattern[l];
-            }
-        }
-        if (0 != rule->segment_bytes) {
-            p->segment_bytes = rule->segment_bytes;
-        }
-    }
-}
-
-static cacore_plan_t *build(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matrix,
-                            const mca_coll_cloudaware_call_t *call, size_t bytes, size_t count,
-                            const cacore_plan_params_t *p)
-{
-    char err[256];
-    cacore_plan_t *plan = NULL;
-    const mca_coll_cloudaware_nodemap_t *map = m->net->map;
-
-    if (CACORE_OK != cacore_plan_build(matrix, map->nranks, map->rank_node, call->coll,
-                                       call->root < 0 ? 0 : call->root, bytes, count, p, &plan,
-                                       err, sizeof(err))) {
-        opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, mca_coll_cloudaware_component.output,
-                            "coll:cloudaware: no plan for %s: %s; using the previous module",
-                            cacore_coll_name(call->coll), err);
+    switch (coll) {
+#define CLOUDAWARE_PREVIOUS_FN(name, id) \
+    case id:                             \
+        return (void *) m->previous.name;
+    CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_PREVIOUS_FN)
+#undef CLOUDAWARE_PREVIOUS_FN
+    default:
         return NULL;
     }
-    return plan;
 }
 
-/* Decides for one size class: the plan, or NULL for the previous module. When the cost model
- * decides (no rule), *by_model is set, and a plan it turned down goes to *spare (live trial). */
+/* Which component the previous provider is, for the model of what it runs
+ * (coll_cloudaware_previous_model; docs/model.md, "Decision"): the shared object its function
+ * lives in (mca_coll_tuned.so, ...), or the symbol's name where the component is built into
+ * libmpi (tuned's ompi_coll_tuned_*, han's mca_coll_han_*; basic installs coll/base's linear
+ * algorithms ompi_coll_base_* directly). Anything else — our own schedules, sm, adapt — is
+ * modelled as a binomial tree over ranks. */
+static int previous_model(const mca_coll_cloudaware_module_t *m, cacore_coll_t coll)
+{
+    static const struct {
+        const char *file, *sym1, *sym2;
+        int model;
+    } known[] = {
+        { "mca_coll_tuned", "ompi_coll_tuned_", NULL, CACORE_PREV_TUNED },
+        { "mca_coll_han", "mca_coll_han_", NULL, CACORE_PREV_HAN },
+        { "mca_coll_basic", "mca_coll_basic_", "ompi_coll_base_", CACORE_PREV_BASIC },
+    };
+    void *fn = previous_fn(m, coll);
+    Dl_info info;
+
+    if (CLOUDAWARE_PREVIOUS_AUTO != mca_coll_cloudaware_component.previous_model) {
+        return mca_coll_cloudaware_component.previous_model;
+    }
+    if (NULL == fn || 0 == dladdr(fn, &info)) {
+        return CACORE_PREV_BINOMIAL;
+    }
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+        const char *file = NULL != info.dli_fname ? info.dli_fname : "";
+        const char *sym = NULL != info.dli_sname ? info.dli_sname : "";
+        if (NULL != strstr(file, known[i].file)
+            || 0 == strncmp(sym, known[i].sym1, strlen(known[i].sym1))
+            || (NULL != known[i].sym2 && 0 == strncmp(sym, known[i].sym2, strlen(known[i].sym2)))) {
+            return known[i].model;
+        }
+    }
+    return CACORE_PREV_BINOMIAL;
+}
+
+/* Decides for one size class: the plan, or NULL for the previous module. The policy is the
+ * core's (cacore_decide, shared with cloudaware-plan); this gathers its inputs and logs. When the
+ * cost model decides (no rule), *by_model is set, and a plan it turned down goes to *spare (the
+ * live trial tries it). */
 static cacore_plan_t *decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matrix,
                              const mca_coll_cloudaware_call_t *call, size_t bytes, size_t count,
                              cacore_plan_t **spare, bool *by_model)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    const char *name = cacore_coll_name(call->coll);
+    const mca_coll_cloudaware_nodemap_t *map = m->net->map;
+    cacore_decide_input_t in;
+    cacore_decision_t d;
     cacore_rule_t rule;
-    bool have_rule = mca_coll_cloudaware_rules_lookup(call->coll, m->net->map->nnodes, bytes,
-                                                      &rule);
-    cacore_plan_params_t p;
-    cacore_plan_t *plan, *baseline;
+    char err[256];
 
-    if (have_rule && CACORE_RULE_FALLBACK == rule.choice) {
-        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                            "coll:cloudaware: %s of %zu bytes: previous module (rules file line %d)",
-                            name, bytes, rule.line);
+    cacore_decide_input_default(&in);
+    in.coll = call->coll;
+    in.root = call->root < 0 ? 0 : call->root;
+    in.bytes = bytes;
+    in.count = count;
+    in.commutative = call->commutative;
+    if (mca_coll_cloudaware_rules_lookup(call->coll, map->nnodes, bytes, &rule)) {
+        in.rule = &rule;
+    }
+    in.previous = previous_model(m, call->coll);
+    in.min_gain = c->min_gain;
+    in.large_message = (size_t) c->large_message;
+    in.params.hier.k = c->k;
+    in.params.hier.t_span = c->t_span;
+    in.params.cost.node_send_slots = in.params.cost.node_recv_slots = c->model_slots;
+    in.params.algo = c->algorithm;
+    for (int l = 0; l < CACORE_PLAN_LEVELS; l++) {
+        in.params.pattern[l] = c->pattern[l];
+    }
+    in.params.segment_bytes = (size_t) c->segment_size;
+    if (CACORE_OK != cacore_decide(matrix, map->nranks, map->rank_node, &in, &d, err,
+                                   sizeof(err))) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
+                            "coll:cloudaware: no decision for %s: %s; using the previous module",
+                            cacore_coll_name(call->coll), err);
         return NULL;
     }
-    plan_params(call, have_rule ? &rule : NULL, &p);
-    plan = build(m, matrix, call, bytes, count, &p);
-    if (NULL == plan) {
-        return NULL;
-    }
-    if (have_rule && CACORE_RULE_PLAN == rule.choice) {
-        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                            "coll:cloudaware: %s of %zu bytes: %s (rules file line %d, predicted %.3g s)",
-                            name, bytes, cacore_plan_describe(plan), rule.line,
-                            cacore_plan_predicted(plan));
-        return plan;
-    }
+    opal_output_verbose(d.problem ? CLOUDAWARE_VERBOSE_WARN : CLOUDAWARE_VERBOSE_SELECT, c->output,
+                        "coll:cloudaware: %s of %zu bytes: %s", cacore_coll_name(call->coll),
+                        bytes, d.reason);
+    /* live trial hook: the model's choice may be tried, with the plan it turned down */
+    if (NULL == in.rule || CACORE_RULE_MODEL == in.rule->choice) {
+        cacore_decision_t alt;
 
-    /* The cost model decides: the cloud-aware plan must beat the baseline, what the previous
-     * module would do, by min_gain. The baseline is the binomial tree over ranks. (For large
-     * gathers tuned and basic receive the blocks one rank after another; the linear gather and
-     * scatter the planner may choose post all transfers at once, which is what pays where the
-     * root's node has many independent links — coll_cloudaware_model_slots 0.) */
-    double ours = cacore_plan_predicted(plan), theirs = -1.0;
-    p.algo = CACORE_ALGO_BINOMIAL;
-    baseline = build(m, matrix, call, bytes, count, &p);
-    if (NULL != baseline) {
-        theirs = cacore_plan_predicted(baseline);
-        cacore_plan_free(baseline);
+        *by_model = true;
+        in.trial = CACORE_TRIAL_PLAN;
+        if (NULL == d.plan
+            && CACORE_OK == cacore_decide(matrix, map->nranks, map->rank_node, &in, &alt, err,
+                                          sizeof(err))) {
+            *spare = alt.plan;
+        }
     }
-    *by_model = true;   /* live trial hook: the model's choice may be tried */
-    if (theirs < 0.0) {
-        return plan;
-    }
-    if (!(ours <= theirs * (1.0 - c->min_gain))) {
-        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                            "coll:cloudaware: %s of %zu bytes: previous module (%s predicted "
-                            "%.3g s vs baseline %.3g s, below coll_cloudaware_min_gain)",
-                            name, bytes, cacore_plan_describe(plan), ours, theirs);
-        *spare = plan;   /* live trial hook: kept for the trial */
-        return NULL;
-    }
-    opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                        "coll:cloudaware: %s of %zu bytes: %s (predicted %.3g s, baseline %.3g s)",
-                        name, bytes, cacore_plan_describe(plan), ours, theirs);
-    return plan;
+    return d.plan;
 }
 
 const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
@@ -204,7 +203,8 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
     for (int i = 0; i < CLOUDAWARE_PLANCACHE_SIZE; i++) {
         e = &pc->entries[i];
         if (e->used && e->coll == call->coll && e->root == call->root
-            && e->bytes_class == bclass && e->count_class == cclass) {
+            && e->bytes_class == bclass && e->count_class == cclass
+            && e->commutative == call->commutative) {
             e->stamp = ++pc->clock;
             goto found;
         }
@@ -227,6 +227,7 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
     e->root = call->root;
     e->bytes_class = bclass;
     e->count_class = cclass;
+    e->commutative = call->commutative;
     e->stamp = ++pc->clock;
 
 found:

@@ -4,11 +4,15 @@
  *
  * Choosing, per call, whether a cloud-aware plan runs and which one (issue: collectives).
  *
- * Order of authority: (a) the rules file (coll_cloudaware_rules_file), (b) the cost model, which
- * runs the cloud-aware plan only when it is predicted at least coll_cloudaware_min_gain faster
- * than the binomial baseline (our stand-in for what the previous module would do), (c) the
- * previous module. Everything the choice reads is identical on every rank of the communicator
- * (the agreed matrix, the call's byte size, root and op), so every rank chooses alike.
+ * The policy is the core's cacore_decide() (docs/model.md, "Decision"), which cloudaware-plan
+ * calls too: (a) the rules file (coll_cloudaware_rules_file), (b) a live trial's outcome, (c) the
+ * cost model, which runs the cloud-aware plan only when it is predicted at least
+ * coll_cloudaware_min_gain faster than the algorithm the previous module would run for the call
+ * (tuned's fixed rules, basic, han, or a binomial tree for any other component; which one is
+ * found from the previous provider's function, or set by coll_cloudaware_previous_model),
+ * (d) the previous module. Everything the choice reads is identical on every rank of the
+ * communicator (the agreed matrix, the call's byte size, root and op, the component stack), so
+ * every rank chooses alike.
  */
 #ifndef MCA_COLL_CLOUDAWARE_SELECT_H
 #define MCA_COLL_CLOUDAWARE_SELECT_H

@@ -55,7 +55,7 @@ static cacore_plan_t *candidate(const mca_coll_cloudaware_trial_t *t)
 }
 
 /* The outcome decides the entry's choice: the plan moves to the slot that runs it. */
-static void apply(mca_coll_cloudaware_trial_t *t, cacore_trial_outcome_t outcome)
+static void apply(mca_coll_cloudaware_trial_t *t, cacore_trial_t outcome)
 {
     cacore_plan_t *p = candidate(t);
     bool run_plan = cacore_trial_runs_plan(NULL != *t->plan, outcome);
@@ -66,7 +66,7 @@ static void apply(mca_coll_cloudaware_trial_t *t, cacore_trial_outcome_t outcome
     *t->spare = run_plan ? NULL : p;
 }
 
-static const char *outcome_name(cacore_trial_outcome_t o)
+static const char *outcome_name(cacore_trial_t o)
 {
     return CACORE_TRIAL_PLAN == o ? "the plan" : "the previous module";
 }
@@ -153,7 +153,7 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
     if (OMPI_SUCCESS != rc || (CACORE_TRIAL_PLAN != outcome && CACORE_TRIAL_PREVIOUS != outcome)) {
         return false;
     }
-    apply(t, (cacore_trial_outcome_t) outcome);
+    apply(t, (cacore_trial_t) outcome);
     if (0 == ompi_comm_rank(comm)) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: stored "

@@ -46,7 +46,7 @@ typedef struct mca_coll_cloudaware_trial_t {
     double learn_s;              /* the broadcast of the stored outcome took this long */
     double barrier_s;            /* the barriers before the trial calls, together */
     double times[2 * CLOUDAWARE_TRIAL_MAX_CALLS];   /* local time of each call */
-    cacore_trial_outcome_t outcome;
+    cacore_trial_t outcome;
     cacore_plan_t **plan;        /* the entry's choice (NULL: the previous module) */
     cacore_plan_t **spare;       /* the entry's plan not chosen by the model, or NULL */
 } mca_coll_cloudaware_trial_t;

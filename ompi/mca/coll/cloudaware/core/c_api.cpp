@@ -6,6 +6,7 @@
 
 #include "cache_entry.hpp"
 #include "calibration_outcome.hpp"
+#include "decide.hpp"
 #include "error.hpp"
 #include "escape.hpp"
 #include "hierarchy.hpp"
@@ -98,6 +99,8 @@ const char *cacore_coll_name(int coll) { return cacore::coll_name(coll); }
 const char *cacore_algo_name(int algo) { return cacore::algo_name(algo); }
 const char *cacore_pattern_name(int pattern) { return cacore::pattern_name(pattern); }
 const char *cacore_level_name(int level) { return cacore::level_name(level); }
+const char *cacore_prev_name(int prev) { return cacore::prev_name(prev); }
+const char *cacore_trial_name(int trial) { return cacore::trial_name(trial); }
 
 cacore_status_t cacore_matrix_read_file(const char *path, cacore_matrix_t **out, char *err,
                                         size_t errlen)
@@ -327,6 +330,63 @@ cacore_status_t cacore_plan_build(const cacore_matrix_t *m, int nranks, const in
         in.bytes = static_cast<double>(bytes);
         in.count = count;
         *out = new cacore_plan{cacore::build_plan(in, pp)};
+    });
+}
+
+void cacore_decide_input_default(cacore_decide_input_t *in)
+{
+    if (in == nullptr) {
+        return;
+    }
+    std::memset(in, 0, sizeof(*in));
+    in->coll = CACORE_COLL_BCAST;
+    in->bytes = in->count = 1;
+    in->commutative = 1;
+    in->trial = CACORE_TRIAL_UNKNOWN;
+    in->previous = CACORE_PREV_TUNED;
+    in->min_gain = 0.1;
+    in->large_message = 65536;
+    cacore_plan_params_default(&in->params);
+}
+
+cacore_status_t cacore_decide(const cacore_matrix_t *m, int nranks, const int *rank_node,
+                              const cacore_decide_input_t *in, cacore_decision_t *out,
+                              char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (m == nullptr || rank_node == nullptr || in == nullptr || out == nullptr) {
+            cacore::fail_arg("cacore_decide: NULL argument");
+        }
+        std::memset(out, 0, sizeof(*out));
+        if (nranks < 1) {
+            cacore::fail_arg("cacore_decide: nranks must be >= 1");
+        }
+        if (!coll_ok(in->coll)) {
+            cacore::fail_arg("cacore_decide: unknown collective");
+        }
+        cacore::DecideInput d;
+        d.in.matrix = &m->m;
+        d.in.rank_node.assign(rank_node, rank_node + nranks);
+        d.in.coll = in->coll;
+        d.in.root = in->root;
+        d.in.bytes = static_cast<double>(in->bytes);
+        d.in.count = in->count;
+        d.commutative = in->commutative != 0;
+        d.rule = in->rule;
+        d.trial = in->trial;
+        d.previous = in->previous;
+        d.min_gain = in->min_gain;
+        d.large_message = static_cast<double>(in->large_message);
+        d.params = cacore::PlanParams::from_c(in->params);
+        cacore::Decision dec = cacore::decide(d);
+        out->plan_s = dec.have_plan ? dec.plan.predicted_s : -1.0;
+        out->previous_s = dec.previous_s;
+        out->problem = dec.problem ? 1 : 0;
+        std::snprintf(out->previous, sizeof(out->previous), "%s", dec.previous.c_str());
+        std::snprintf(out->reason, sizeof(out->reason), "%s", dec.reason.c_str());
+        if (dec.run_plan) {
+            out->plan = new cacore_plan{std::move(dec.plan)};
+        }
     });
 }
 
@@ -751,9 +811,9 @@ cacore::TrialKey trial_key(const cacore_trial_key_t *k)
 constexpr size_t kMaxTrialBookBytes = size_t(1) << 20;
 
 // The outcome's bytes as the int they are (see coll_ok()).
-int outcome_int(const cacore_trial_outcome_t &o)
+int outcome_int(const cacore_trial_t &o)
 {
-    static_assert(sizeof(cacore_trial_outcome_t) == sizeof(int), "an enum is an int");
+    static_assert(sizeof(cacore_trial_t) == sizeof(int), "an enum is an int");
     int v;
     std::memcpy(&v, &o, sizeof v);
     return v;
@@ -783,12 +843,12 @@ cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, d
     });
 }
 
-int cacore_trial_runs_plan(int model_chose_plan, cacore_trial_outcome_t outcome)
+int cacore_trial_runs_plan(int model_chose_plan, cacore_trial_t outcome)
 {
     const int o = outcome_int(outcome);
     return cacore::trial_runs_plan(model_chose_plan != 0,
                                    o == CACORE_TRIAL_PLAN || o == CACORE_TRIAL_PREVIOUS
-                                       ? static_cast<cacore_trial_outcome_t>(o)
+                                       ? static_cast<cacore_trial_t>(o)
                                        : CACORE_TRIAL_UNKNOWN)
                ? 1
                : 0;
@@ -855,7 +915,7 @@ cacore_status_t cacore_trial_book_set(cacore_trial_book_t *b, const cacore_trial
             cacore::fail_arg("cacore_trial_book_set: the outcome must be plan or previous");
         }
         cacore::TrialResult t;
-        t.outcome = static_cast<cacore_trial_outcome_t>(o);
+        t.outcome = static_cast<cacore_trial_t>(o);
         t.plan_s = r->plan_s;
         t.previous_s = r->previous_s;
         b->b.set(trial_key(key), t);

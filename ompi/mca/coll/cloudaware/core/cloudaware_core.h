@@ -277,6 +277,67 @@ int cacore_rules_lookup(const cacore_rules_t *r, cacore_coll_t coll, int nodes, 
                         cacore_rule_t *out);
 void cacore_rules_free(cacore_rules_t *r);
 
+/* ---- The decision: a plan or the previous module (docs/model.md, "Decision") ----------------
+ * One function decides every call, in the component (coll_cloudaware_select.c, once per size
+ * class) and in `cloudaware-plan plan`: (1) a rule of the rules file (fallback, or a forced plan),
+ * (2) a known live-trial outcome, (3) the cost model: the plan runs when predicted at least
+ * min_gain faster than the algorithm the previous module would run for this call
+ * (core/previous_module.cpp), (4) otherwise, and whenever no plan can be built or a
+ * non-commutative op meets a plan that does not keep rank order, the previous module. */
+typedef enum {
+    CACORE_PREV_TUNED = 0,   /* coll/tuned, the fixed decision rules of Open MPI 4.1 */
+    CACORE_PREV_BASIC,       /* coll/basic: linear, binomial above 4 ranks */
+    CACORE_PREV_HAN,         /* coll/han: inside the nodes, then among node leaders */
+    CACORE_PREV_BINOMIAL,    /* any other component: a binomial tree over ranks */
+    CACORE_PREV_COUNT
+} cacore_prev_t;
+
+typedef enum {
+    CACORE_TRIAL_UNKNOWN = 0,   /* no live trial outcome: the model decides */
+    CACORE_TRIAL_PLAN,          /* the trial measured the plan faster */
+    CACORE_TRIAL_PREVIOUS,      /* the trial measured the previous module faster */
+    CACORE_TRIAL_COUNT
+} cacore_trial_t;
+
+/* Names ("tuned", "basic", "han", "binomial"; "unknown", "plan", "previous"), NULL past COUNT. */
+const char *cacore_prev_name(int prev);
+const char *cacore_trial_name(int trial);
+
+typedef struct {
+    cacore_coll_t coll;
+    int root;                      /* ignored for allreduce/allgather */
+    size_t bytes;                  /* as cacore_plan_build */
+    size_t count;                  /* as cacore_plan_build */
+    int commutative;               /* reduce/allreduce: the op; 1 otherwise */
+    const cacore_rule_t *rule;     /* the rule that applies (cacore_rules_lookup), NULL: none */
+    int trial;                     /* cacore_trial_t */
+    int previous;                  /* cacore_prev_t */
+    double min_gain;               /* 0 <= min_gain < 1 */
+    size_t large_message;          /* smaller messages travel in one segment (unless a rule or
+                                      params.segment_bytes says otherwise for larger ones) */
+    cacore_plan_params_t params;   /* from the MCA parameters; a rule's settings go on top */
+} cacore_decide_input_t;
+
+/* bytes = count = 1, commutative, no rule, trial unknown, previous tuned, min_gain 0.1,
+ * large_message 65536, cacore_plan_params_default(). */
+void cacore_decide_input_default(cacore_decide_input_t *in);
+
+typedef struct {
+    cacore_plan_t *plan;      /* the plan to run (the caller frees it); NULL: the previous module */
+    double plan_s;            /* predicted time of the plan considered; -1: none built */
+    double previous_s;        /* predicted time of the previous module's algorithm; -1: not
+                                 predicted (a rule or a trial decided) */
+    int problem;              /* 1: the previous module runs because no plan could be built */
+    char previous[96];        /* the previous module's algorithm, e.g. "tuned knomial" */
+    char reason[384];         /* one line: what runs and why */
+} cacore_decision_t;
+
+/* CACORE_OK and *out filled for every valid input (a plan that cannot be built is a decision
+ * for the previous module, with problem = 1); CACORE_ERR_ARG for an invalid one. */
+cacore_status_t cacore_decide(const cacore_matrix_t *m, int nranks, const int *rank_node,
+                              const cacore_decide_input_t *in, cacore_decision_t *out,
+                              char *err, size_t errlen);
+
 /* ---- Cache entries (docs/calibration.md, "Cache") -------------------------------------------
  * DIR/cloudaware-<16 hex digits of the node-set key>.matrix: an ordinary matrix file whose host
  * list is exactly the node set. The component opens the directory and the files (safely); these
@@ -316,17 +377,15 @@ cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key
  * the cloud-aware plan and the previous module; the times all ranks agreed on (max over ranks,
  * per call) decide which one keeps the class. The outcome is an input of the choice: UNKNOWN
  * leaves it to the cost model. */
-typedef enum {
-    CACORE_TRIAL_UNKNOWN = 0,    /* no trial yet (or none possible): the model decides */
-    CACORE_TRIAL_PLAN = 1,       /* the plan was measured faster, by the margin */
-    CACORE_TRIAL_PREVIOUS = 2    /* the previous module was not measured slower by the margin */
-} cacore_trial_outcome_t;
+/* The outcome is a cacore_trial_t (see "Decision" above): UNKNOWN (no trial yet, or none
+ * possible), PLAN (the plan was measured faster, by the margin), PREVIOUS (the previous module was
+ * not measured slower by the margin). */
 typedef enum {
     CACORE_TRIAL_RUN_PLAN = 0,
     CACORE_TRIAL_RUN_PREVIOUS = 1
 } cacore_trial_variant_t;
 typedef struct {
-    cacore_trial_outcome_t outcome;
+    cacore_trial_t outcome;
     double plan_s;       /* median of the plan's agreed call times */
     double previous_s;   /* median of the previous module's */
 } cacore_trial_result_t;
@@ -340,7 +399,7 @@ int cacore_trial_over(int k, int calls_per_variant);
 cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, double margin,
                                    cacore_trial_result_t *out, char *err, size_t errlen);
 /* 1 when the plan runs, from the model's choice and the trial's outcome (a known outcome wins). */
-int cacore_trial_runs_plan(int model_chose_plan, cacore_trial_outcome_t outcome);
+int cacore_trial_runs_plan(int model_chose_plan, cacore_trial_t outcome);
 /* The key of a communicator's layout (size, node of each rank) under which outcomes are kept. */
 uint64_t cacore_trial_layout_key(int nranks, const int *rank_node);
 

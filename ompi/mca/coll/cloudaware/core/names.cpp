@@ -22,10 +22,14 @@ const char *const colls[] = {"bcast", "reduce", "allreduce", "gather", "scatter"
 const char *const algos[] = {"auto", "cool", "tree", "binomial", "ring", "linear"};
 const char *const patterns[] = {"auto", "flat", "binomial", "recdbl", "ring", "chain", "dualtree"};
 const char *const levels[] = {"node", "group", "top"};
+const char *const prevs[] = {"tuned", "basic", "han", "binomial"};
+const char *const trials[] = {"unknown", "plan", "previous"};
 static_assert(sizeof(colls) / sizeof(colls[0]) == CACORE_COLL_COUNT, "a collective without a name");
 static_assert(sizeof(algos) / sizeof(algos[0]) == CACORE_ALGO_COUNT, "an algorithm without a name");
 static_assert(sizeof(patterns) / sizeof(patterns[0]) == CACORE_PAT_COUNT, "a pattern without a name");
 static_assert(sizeof(levels) / sizeof(levels[0]) == CACORE_PLAN_LEVELS, "a level without a name");
+static_assert(sizeof(prevs) / sizeof(prevs[0]) == CACORE_PREV_COUNT, "a previous module without a name");
+static_assert(sizeof(trials) / sizeof(trials[0]) == CACORE_TRIAL_COUNT, "a trial outcome without a name");
 
 }  // namespace
 
@@ -33,6 +37,8 @@ const char *coll_name(int c) { return at(colls, c); }
 const char *algo_name(int a) { return at(algos, a); }
 const char *pattern_name(int p) { return at(patterns, p); }
 const char *level_name(int l) { return at(levels, l); }
+const char *prev_name(int p) { return at(prevs, p); }
+const char *trial_name(int t) { return at(trials, t); }
 
 int find_name(const char *(*name)(int), std::string_view tok)
 {

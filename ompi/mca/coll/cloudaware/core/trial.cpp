@@ -82,7 +82,7 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, double marg
     return r;
 }
 
-bool trial_runs_plan(bool model_chose_plan, cacore_trial_outcome_t outcome)
+bool trial_runs_plan(bool model_chose_plan, cacore_trial_t outcome)
 {
     return outcome == CACORE_TRIAL_UNKNOWN ? model_chose_plan : outcome == CACORE_TRIAL_PLAN;
 }

@@ -28,7 +28,7 @@ cacore_trial_variant_t trial_variant(int k);
 bool trial_over(int k, int calls);
 
 struct TrialResult {
-    cacore_trial_outcome_t outcome = CACORE_TRIAL_UNKNOWN;
+    cacore_trial_t outcome = CACORE_TRIAL_UNKNOWN;
     double plan_s = 0.0;      // median of the plan's calls
     double previous_s = 0.0;  // median of the previous module's calls
 };
@@ -40,7 +40,7 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, double marg
 
 // The plan or the previous module, from the cost model's choice and the trial's outcome: a known
 // outcome overrides the model.
-bool trial_runs_plan(bool model_chose_plan, cacore_trial_outcome_t outcome);
+bool trial_runs_plan(bool model_chose_plan, cacore_trial_t outcome);
 
 // FNV-1a 64 of the communicator's layout (its size and the node of each rank): a trial outcome
 // holds only for the same ranks on the same nodes.

@@ -1,0 +1,123 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
+// decide.cpp - rules, then a live trial's outcome, then the cost model against the previous
+// module's own algorithm.
+#include "decide.hpp"
+
+#include "error.hpp"
+#include "names.hpp"
+#include "previous_module.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace cacore {
+
+namespace {
+
+std::string fmt_s(double s)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g s", s);
+    return buf;
+}
+
+}  // namespace
+
+PlanParams decide_params(const DecideInput &d)
+{
+    PlanParams p = d.params;
+    if (d.in.bytes < d.large_message) {
+        p.segment_bytes = d.in.bytes;  // small messages are not worth pipelining: one segment
+    }
+    if (d.rule != nullptr) {
+        const cacore_rule_t &r = *d.rule;
+        if (r.algo != CACORE_ALGO_AUTO) {
+            p.algo = r.algo;
+        }
+        for (int l = 0; l < CACORE_PLAN_LEVELS; ++l) {
+            if (r.pattern[l] != CACORE_PAT_AUTO) {
+                p.pattern[l] = r.pattern[l];
+            }
+        }
+        if (r.segment_bytes != 0) {
+            p.segment_bytes = static_cast<double>(r.segment_bytes);
+        }
+    }
+    return p;
+}
+
+Plan predict_previous(const DecideInput &d)
+{
+    Plan prev = build_previous(d.in, d.previous, d.commutative);
+    prev.predicted_s = predict_for(prev, d.in, d.params.cost);
+    return prev;
+}
+
+Decision decide(const DecideInput &d)
+{
+    validate(d.in);
+    if (d.trial < 0 || d.trial >= CACORE_TRIAL_COUNT) {
+        fail_arg("unknown trial outcome " + std::to_string(d.trial));
+    }
+    if (d.previous < 0 || d.previous >= CACORE_PREV_COUNT) {
+        fail_arg("unknown previous module " + std::to_string(d.previous));
+    }
+    if (!(d.min_gain >= 0 && d.min_gain < 1)) {
+        fail_arg("min_gain must be in [0, 1)");
+    }
+    Decision out;
+    const std::string line = d.rule != nullptr ? "rules file line " + std::to_string(d.rule->line) : "";
+    if (d.rule != nullptr && d.rule->choice == CACORE_RULE_FALLBACK) {
+        out.reason = "previous module (" + line + ")";
+        return out;
+    }
+    const bool forced = d.rule != nullptr && d.rule->choice == CACORE_RULE_PLAN;
+    if (!forced && d.trial == CACORE_TRIAL_PREVIOUS) {
+        out.reason = "previous module (live trial: measured faster than the plan)";
+        return out;
+    }
+    try {
+        out.plan = build_plan(d.in, decide_params(d));
+        out.have_plan = true;
+    } catch (const Error &e) {
+        if (e.status() == CACORE_ERR_INTERNAL) {
+            throw;
+        }
+        out.problem = true;
+        out.reason = std::string("previous module (no plan: ") + e.what() + ")";
+        return out;
+    }
+    const std::string desc = out.plan.description;
+    if (!d.commutative && !out.plan.preserves_order) {
+        out.reason = "previous module (" + desc + " does not keep rank order, the op is not commutative)";
+        return out;
+    }
+    if (forced) {
+        out.run_plan = true;
+        out.reason = desc + " (" + line + ", predicted " + fmt_s(out.plan.predicted_s) + ")";
+        return out;
+    }
+    if (d.trial == CACORE_TRIAL_PLAN) {
+        out.run_plan = true;
+        out.reason = desc + " (live trial: measured faster than the previous module)";
+        return out;
+    }
+    const Plan prev = predict_previous(d);
+    out.previous = prev.description;
+    out.previous_s = prev.predicted_s;
+    const double ours = out.plan.predicted_s, theirs = prev.predicted_s;
+    const std::string vs = "predicted " + fmt_s(ours) + " vs " + prev.description + " " + fmt_s(theirs);
+    if (ours <= theirs * (1.0 - d.min_gain)) {
+        out.run_plan = true;
+        out.reason = desc + " (" + vs + ")";
+    } else {
+        char gain[32];
+        std::snprintf(gain, sizeof gain, "%g", d.min_gain);
+        out.reason = "previous module (" + desc + " " + vs + ": gain below min_gain " + gain + ")";
+    }
+    return out;
+}
+
+}  // namespace cacore

@@ -1,0 +1,46 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
+// decide.hpp - the one decision function: a plan or the previous module, and why
+// (cacore_decide in cloudaware_core.h; docs/model.md, "Decision").
+#ifndef CACORE_DECIDE_HPP
+#define CACORE_DECIDE_HPP
+
+#include "planner.hpp"
+
+#include <string>
+
+namespace cacore {
+
+struct DecideInput {
+    PlanInput in;
+    bool commutative = true;
+    const cacore_rule_t *rule = nullptr;   // the rule that applies, or none
+    int trial = CACORE_TRIAL_UNKNOWN;
+    int previous = CACORE_PREV_TUNED;
+    double min_gain = 0.1;
+    double large_message = 65536;
+    PlanParams params;                     // from the MCA parameters (or the CLI's options)
+};
+
+struct Decision {
+    bool run_plan = false;
+    bool have_plan = false;   // `plan` was built (whether it runs or not)
+    Plan plan;
+    double previous_s = -1;   // -1: not predicted
+    std::string previous;     // the previous module's algorithm
+    bool problem = false;     // no plan could be built
+    std::string reason;
+};
+
+// The parameters the plan is built with: params, one segment below large_message, a rule's
+// settings on top.
+PlanParams decide_params(const DecideInput &d);
+
+// The previous module's plan for this call, predicted (Plan::predicted_s).
+Plan predict_previous(const DecideInput &d);
+
+Decision decide(const DecideInput &d);
+
+}  // namespace cacore
+#endif

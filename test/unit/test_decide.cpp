@@ -1,0 +1,372 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
+// test_decide.cpp - the model of the previous module (tuned's fixed rules of Open MPI 4.1.4, the
+// trees of coll/base, every previous plan complete and priced) and the one decision function
+// (rules, live-trial outcome, cost model against the previous module). C++ because the tuned
+// table and the trees are internals; the policy is tested through the C API the component calls.
+#include <check.h>
+
+#include "test_util.h"
+
+#include "baselines.hpp"
+#include "cost_model.hpp"
+#include "names.hpp"
+#include "previous_module.hpp"
+#include "simulate.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace cacore;
+
+namespace {
+
+const char *tuned(cacore_coll_t c, int n, double bytes, bool commutative = true)
+{
+    return tuned_choice(c, n, bytes, commutative).name;
+}
+
+}  // namespace
+
+// Points of ompi/mca/coll/tuned/coll_tuned_decision_fixed.c at tag v4.1.4 (lines cited); 16 ranks
+// is the lab's 8 hosts x 2.
+START_TEST(tuned_fixed_rules)
+{
+    // bcast, lines 536-640
+    ck_assert_str_eq(tuned(CACORE_COLL_BCAST, 16, 1024), "knomial");            // 577-578
+    ck_assert_str_eq(tuned(CACORE_COLL_BCAST, 16, 65536), "binomial");          // 579-580
+    ck_assert_str_eq(tuned(CACORE_COLL_BCAST, 16, 1048576), "scatter_allgather");  // 581-582
+    ck_assert_str_eq(tuned(CACORE_COLL_BCAST, 8, 65536), "basic_linear");       // 574-575
+    ck_assert_str_eq(tuned(CACORE_COLL_BCAST, 4, 1048576), "chain");            // 562-563
+    ck_assert_str_eq(tuned(CACORE_COLL_BCAST, 2, 100000), "binary_tree");       // 548-549
+    ck_assert_str_eq(tuned(CACORE_COLL_BCAST, 200, 20000), "basic_linear");     // 597-598
+    // reduce, lines 697-815
+    ck_assert_str_eq(tuned(CACORE_COLL_REDUCE, 16, 1024), "binary");            // 769-770
+    ck_assert_str_eq(tuned(CACORE_COLL_REDUCE, 16, 65536), "binomial");         // 771-772
+    ck_assert_str_eq(tuned(CACORE_COLL_REDUCE, 6, 300000), "linear");           // 755-756
+    ck_assert_str_eq(tuned(CACORE_COLL_REDUCE, 16, 65536, false), "in-order_binary");  // 722-723
+    ck_assert_str_eq(tuned(CACORE_COLL_REDUCE, 8, 4096, false), "linear");      // 712-713
+    // allreduce, lines 80-218
+    ck_assert_str_eq(tuned(CACORE_COLL_ALLREDUCE, 16, 1024), "recursive_doubling");  // 155-156
+    ck_assert_str_eq(tuned(CACORE_COLL_ALLREDUCE, 16, 65536), "rabenseifner");  // 157-158
+    ck_assert_str_eq(tuned(CACORE_COLL_ALLREDUCE, 16, 32), "segmented_ring");   // 153-154
+    ck_assert_str_eq(tuned(CACORE_COLL_ALLREDUCE, 3, 4096), "ring");            // 124-125
+    ck_assert_str_eq(tuned(CACORE_COLL_ALLREDUCE, 12, 2097152, false), "nonoverlapping");  // 91-92
+    // gather, lines 1417-1453; scatter, lines 1503-1555
+    ck_assert_str_eq(tuned(CACORE_COLL_GATHER, 16, 1048576), "binomial");       // 1441-1442
+    ck_assert_str_eq(tuned(CACORE_COLL_GATHER, 4, 4096), "basic_linear");       // 1432-1433
+    ck_assert_str_eq(tuned(CACORE_COLL_GATHER, 4, 1048576), "linear_sync");     // 1438-1439
+    ck_assert_str_eq(tuned(CACORE_COLL_SCATTER, 16, 1024), "binomial");         // 1530-1531
+    ck_assert_str_eq(tuned(CACORE_COLL_SCATTER, 16, 16384), "basic_linear");    // 1532-1533
+    ck_assert_str_eq(tuned(CACORE_COLL_SCATTER, 16, 65536), "linear_nb");       // 1534-1535
+    ck_assert_str_eq(tuned(CACORE_COLL_SCATTER, 8, 1048576), "basic_linear");   // 1527-1528
+    // allgather, lines 1123-1226
+    ck_assert_str_eq(tuned(CACORE_COLL_ALLGATHER, 16, 1048576), "recursive_doubling");  // 1125-1126
+    ck_assert_str_eq(tuned(CACORE_COLL_ALLGATHER, 2, 1024), "two_proc");        // 1123-1124
+    ck_assert_str_eq(tuned(CACORE_COLL_ALLGATHER, 48, 1024), "neighbor");       // 1129-1130
+    ck_assert_str_eq(tuned(CACORE_COLL_ALLGATHER, 48, 65536), "ring");          // 1131-1132
+}
+END_TEST
+
+// ompi_coll_base_topo_build_tree(2) and build_kmtree(radix 4), coll_base_topo.c.
+START_TEST(ompi_trees)
+{
+    Tree b = ompi_kary_tree(15, 2);
+    ck_assert(b.children[0] == std::vector<int>({1, 2}));
+    ck_assert(b.children[1] == std::vector<int>({3, 5}));
+    ck_assert(b.children[2] == std::vector<int>({4, 6}));
+    ck_assert(b.children[3] == std::vector<int>({7, 11}));
+    ck_assert_int_eq(b.parent[14], 6);
+    Tree k = ompi_knomial_tree(16, 4);
+    ck_assert(k.children[0] == std::vector<int>({4, 8, 12, 1, 2, 3}));
+    ck_assert(k.children[4] == std::vector<int>({5, 6, 7}));
+    ck_assert_int_eq(k.parent[13], 12);
+    ck_assert(k.children[13].empty());
+}
+END_TEST
+
+// Every previous module's plan, for every collective, size and communicator size (powers of two
+// and not), delivers what MPI requires and has a finite, positive predicted time that does not
+// shrink when the message grows.
+START_TEST(previous_plans_complete_and_priced)
+{
+    std::vector<std::string> hosts;
+    std::vector<double> lat, bw;
+    const int nodes = 8;
+    for (int i = 0; i < nodes; ++i) {
+        hosts.push_back("h" + std::to_string(i));
+        for (int j = 0; j < nodes; ++j) {
+            lat.push_back(i == j ? 0 : 50e-6 * (1 + (i + j) % 3));
+            bw.push_back(i == j ? 0 : 1e8 * (1 + (i * j) % 4));
+        }
+    }
+    Matrix m(hosts, lat, bw);
+    CostParams cost;
+    for (int n : {2, 3, 5, 8, 12, 16}) {
+        for (int prev = 0; prev < CACORE_PREV_COUNT; ++prev) {
+            for (int c = 0; c < CACORE_COLL_COUNT; ++c) {
+                for (bool comm : {true, false}) {
+                    std::string last_desc;
+                    double last = 0;
+                    for (double bytes : {1.0, 1024.0, 65536.0, 1048576.0, 4194304.0}) {
+                        PlanInput in;
+                        in.matrix = &m;
+                        for (int r = 0; r < n; ++r) {
+                            in.rank_node.push_back(r / 2 % nodes);
+                        }
+                        in.coll = static_cast<cacore_coll_t>(c);
+                        in.root = n > 2 ? 1 : 0;
+                        in.bytes = bytes;
+                        in.count = static_cast<size_t>(bytes);
+                        Plan p = build_previous(in, prev, comm);
+                        SimResult s = simulate(p);
+                        ck_assert_msg(s.ok, "%s %s n=%d %g B: %s: %s", prev_name(prev), coll_name(c),
+                                      n, bytes, p.description.c_str(), s.error.c_str());
+                        double t = predict(p, m, in.rank_node, cost);
+                        ck_assert_msg(std::isfinite(t) && t > 0, "%s: %g", p.description.c_str(), t);
+                        // tuned switches algorithms with the size; one algorithm is monotone
+                        ck_assert_msg(p.description != last_desc || t >= last * 0.999,
+                                      "%s %s n=%d: %g s at %g B < %g s before", prev_name(prev),
+                                      p.description.c_str(), n, t, bytes, last);
+                        last = t;
+                        last_desc = p.description;
+                    }
+                }
+            }
+        }
+    }
+}
+END_TEST
+
+// Tuned's binomial reduce is the binomial tree over ranks the baselines build: same prediction.
+START_TEST(tuned_binomial_is_the_binomial_baseline)
+{
+    Matrix m({"a", "b", "c", "d"}, {0, 1e-4, 2e-4, 1e-4, 1e-4, 0, 1e-4, 3e-4, 2e-4, 1e-4, 0, 1e-4,
+                                    1e-4, 3e-4, 1e-4, 0},
+             {0, 1e8, 5e7, 1e8, 1e8, 0, 2e8, 1e8, 5e7, 2e8, 0, 1e8, 1e8, 1e8, 1e8, 0});
+    PlanInput in;
+    in.matrix = &m;
+    for (int r = 0; r < 16; ++r) {
+        in.rank_node.push_back(r / 4);
+    }
+    in.coll = CACORE_COLL_REDUCE;
+    in.bytes = 65536;
+    in.count = 65536;
+    Plan t = build_previous(in, CACORE_PREV_TUNED, true);
+    ck_assert_str_eq(t.description.c_str(), "tuned binomial");
+    CostParams c;
+    ck_assert_double_eq(predict(t, m, in.rank_node, c), predict(build_binomial(in), m, in.rank_node, c));
+}
+END_TEST
+
+// ---- the policy, through cacore_decide ----------------------------------------------------------
+
+namespace {
+
+// 8 nodes in two racks of 4 hidden behind the node order, 10:1 across: rack(i) = *ctx(i).
+typedef int (*rack_fn)(int);
+int flat(int) { return 0; }
+int parity(int i) { return i % 2; }             // racks {0,2,4,6}, {1,3,5,7}
+int mixed(int i) { return (i * 3 / 2) % 2; }    // racks {0,3,4,7}, {1,2,5,6}
+double rack_lat(int i, int j, void *ctx)
+{
+    rack_fn f = *static_cast<rack_fn *>(ctx);
+    return f(i) == f(j) ? 50e-6 : 150e-6;
+}
+double rack_bw(int i, int j, void *ctx)
+{
+    rack_fn f = *static_cast<rack_fn *>(ctx);
+    return f(i) == f(j) ? 1.25e9 : 1.25e8;
+}
+
+struct Case {
+    cacore_matrix_t *m;
+    std::vector<int> rank_node;
+    cacore_decide_input_t in;
+    cacore_decision_t d;
+    Case(rack_fn rack, int ppn, cacore_coll_t coll, size_t bytes)
+    {
+        m = tu_matrix(8, rack_lat, rack_bw, &rack);
+        for (int r = 0; r < 8 * ppn; ++r) {
+            rank_node.push_back(r / ppn);
+        }
+        cacore_decide_input_default(&in);
+        in.coll = coll;
+        in.bytes = in.count = bytes;
+    }
+    ~Case() { cacore_matrix_free(m); }
+    void run()
+    {
+        char err[256];
+        ck_assert_msg(CACORE_OK == cacore_decide(m, static_cast<int>(rank_node.size()), rank_node.data(),
+                                                 &in, &d, err, sizeof err), "%s", err);
+    }
+    bool has(const char *s) const { return std::string(d.reason).find(s) != std::string::npos; }
+};
+
+}  // namespace
+
+// A rule that sends the call to the previous module wins over everything, trial included.
+START_TEST(policy_rule_fallback)
+{
+    Case c(mixed, 2, CACORE_COLL_BCAST, 1 << 20);
+    cacore_rule_t rule{};
+    rule.choice = CACORE_RULE_FALLBACK;
+    rule.line = 7;
+    c.in.rule = &rule;
+    c.in.trial = CACORE_TRIAL_PLAN;
+    c.run();
+    ck_assert_ptr_null(c.d.plan);
+    ck_assert_msg(c.has("previous module (rules file line 7)"), "%s", c.d.reason);
+    ck_assert(c.d.previous_s < 0);
+}
+END_TEST
+
+// A rule that forces a plan runs it, even where the model and a trial say otherwise.
+START_TEST(policy_rule_plan)
+{
+    Case c(flat, 1, CACORE_COLL_ALLREDUCE, 1 << 20);
+    cacore_rule_t rule{};
+    rule.choice = CACORE_RULE_PLAN;
+    rule.algo = CACORE_ALGO_BINOMIAL;
+    rule.line = 3;
+    c.in.rule = &rule;
+    c.in.trial = CACORE_TRIAL_PREVIOUS;
+    c.run();
+    ck_assert_ptr_nonnull(c.d.plan);
+    ck_assert_str_eq(cacore_plan_describe(c.d.plan), "binomial over ranks");
+    ck_assert_msg(c.has("rules file line 3"), "%s", c.d.reason);
+    cacore_plan_free(c.d.plan);
+}
+END_TEST
+
+// Racks hidden behind the rank order: the plan beats tuned's scatter-allgather broadcast.
+START_TEST(policy_model_win)
+{
+    Case c(mixed, 2, CACORE_COLL_BCAST, 1 << 20);
+    c.run();
+    ck_assert_msg(c.d.plan != nullptr, "%s", c.d.reason);
+    ck_assert_str_eq(c.d.previous, "tuned scatter_allgather");
+    ck_assert(c.d.plan_s > 0 && c.d.plan_s <= c.d.previous_s * 0.9);
+    ck_assert_double_eq(c.d.plan_s, cacore_plan_predicted(c.d.plan));
+    ck_assert_msg(c.has("vs tuned scatter_allgather"), "%s", c.d.reason);
+    cacore_plan_free(c.d.plan);
+}
+END_TEST
+
+// Racks in the node parity: tuned's scatter-allgather broadcast crosses the racks only in its
+// mask-2 exchange (an eighth of the data), and is predicted faster than the plan — and well
+// faster than the binomial tree over ranks that used to stand in for the previous module.
+START_TEST(policy_model_loss_vs_tuned)
+{
+    Case c(parity, 2, CACORE_COLL_BCAST, 1 << 20);
+    c.run();
+    ck_assert_ptr_null(c.d.plan);
+    ck_assert_str_eq(c.d.previous, "tuned scatter_allgather");
+    ck_assert(c.d.previous_s > 0 && c.d.plan_s > c.d.previous_s);
+    ck_assert_msg(c.has("gain below min_gain 0.1"), "%s", c.d.reason);
+    cacore_plan_params_t p = c.in.params;
+    p.algo = CACORE_ALGO_BINOMIAL;
+    cacore_plan_t *binomial = NULL;
+    char err[256];
+    ck_assert_int_eq(cacore_plan_build(c.m, 16, c.rank_node.data(), CACORE_COLL_BCAST, 0, 1 << 20,
+                                       1 << 20, &p, &binomial, err, sizeof err), CACORE_OK);
+    ck_assert(c.d.previous_s < cacore_plan_predicted(binomial) * 0.8);
+    cacore_plan_free(binomial);
+    // with basic below (a binomial tree above 4 ranks) the same plan runs
+    c.in.previous = CACORE_PREV_BASIC;
+    c.run();
+    ck_assert_msg(c.d.plan != nullptr, "%s", c.d.reason);
+    ck_assert_str_eq(c.d.previous, "basic log");
+    cacore_plan_free(c.d.plan);
+}
+END_TEST
+
+// A binomial allreduce (coll_cloudaware_algorithm binomial) on a flat network loses to tuned's
+// Rabenseifner.
+START_TEST(policy_forced_algorithm_loses)
+{
+    Case c(flat, 1, CACORE_COLL_ALLREDUCE, 1 << 20);
+    c.in.params.algo = CACORE_ALGO_BINOMIAL;
+    c.run();
+    ck_assert_ptr_null(c.d.plan);
+    ck_assert_str_eq(c.d.previous, "tuned rabenseifner");
+    ck_assert(c.d.previous_s > 0 && c.d.plan_s > c.d.previous_s);
+}
+END_TEST
+
+// A known trial outcome overrides the model both ways.
+START_TEST(policy_trial_overrides_model)
+{
+    Case win(mixed, 2, CACORE_COLL_BCAST, 1 << 20);
+    win.in.trial = CACORE_TRIAL_PREVIOUS;
+    win.run();
+    ck_assert_ptr_null(win.d.plan);
+    ck_assert_msg(win.has("live trial"), "%s", win.d.reason);
+    Case loss(flat, 1, CACORE_COLL_ALLREDUCE, 1 << 20);
+    loss.in.params.algo = CACORE_ALGO_BINOMIAL;
+    loss.in.trial = CACORE_TRIAL_PLAN;
+    loss.run();
+    ck_assert_ptr_nonnull(loss.d.plan);
+    ck_assert_msg(loss.has("live trial"), "%s", loss.d.reason);
+    cacore_plan_free(loss.d.plan);
+}
+END_TEST
+
+// A non-commutative op: tuned's in-order binary tree is the reference, and a plan that does not
+// keep rank order never runs.
+START_TEST(policy_noncommutative)
+{
+    Case c(mixed, 2, CACORE_COLL_REDUCE, 1 << 20);
+    c.in.commutative = 0;
+    c.run();
+    ck_assert_msg(c.d.plan == nullptr || cacore_plan_preserves_order(c.d.plan), "%s", c.d.reason);
+    ck_assert_msg(c.d.plan != nullptr || c.has("rank order") || c.has("in-order_binary"), "%s",
+                  c.d.reason);
+    cacore_plan_free(c.d.plan);
+}
+END_TEST
+
+// min_gain is the margin: with min_gain 0 the plan runs whenever predicted no slower.
+START_TEST(policy_min_gain_and_bad_input)
+{
+    Case c(mixed, 2, CACORE_COLL_BCAST, 1 << 20);
+    c.in.min_gain = 0.99;
+    c.run();
+    ck_assert_ptr_null(c.d.plan);
+    ck_assert(c.d.plan_s > c.d.previous_s * 0.01);
+    c.in.min_gain = 1.0;
+    char err[256];
+    ck_assert_int_eq(cacore_decide(c.m, 16, c.rank_node.data(), &c.in, &c.d, err, sizeof err),
+                     CACORE_ERR_ARG);
+    c.in.min_gain = 0.1;
+    c.in.previous = CACORE_PREV_COUNT;
+    ck_assert_int_eq(cacore_decide(c.m, 16, c.rank_node.data(), &c.in, &c.d, err, sizeof err),
+                     CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_decide(c.m, 16, c.rank_node.data(), nullptr, &c.d, err, sizeof err),
+                     CACORE_ERR_ARG);
+}
+END_TEST
+
+int main()
+{
+    Suite *s = suite_create("decide");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, tuned_fixed_rules);
+    tcase_add_test(tc, ompi_trees);
+    tcase_add_test(tc, previous_plans_complete_and_priced);
+    tcase_add_test(tc, tuned_binomial_is_the_binomial_baseline);
+    tcase_add_test(tc, policy_rule_fallback);
+    tcase_add_test(tc, policy_rule_plan);
+    tcase_add_test(tc, policy_model_win);
+    tcase_add_test(tc, policy_model_loss_vs_tuned);
+    tcase_add_test(tc, policy_forced_algorithm_loses);
+    tcase_add_test(tc, policy_trial_overrides_model);
+    tcase_add_test(tc, policy_noncommutative);
+    tcase_add_test(tc, policy_min_gain_and_bad_input);
+    suite_add_tcase(s, tc);
+    return tu_run_suite(s);
+}
