@@ -16,6 +16,8 @@
  *  - 5.0 renamed ompi_comm_get_cid() to ompi_comm_get_local_cid(), whose value can differ
  *    between ranks for MPI-4 sessions' communicators (CLOUDAWARE_COMM_CID_IS_GLOBAL tells), and
  *    moved opal/threads/mutex.h to opal/mca/threads/mutex.h;
+ *  - opal_get_proc_hostname() hands out the proc's own cached string on 4.1 but a fresh copy the
+ *    caller must free on 5.0: mca_coll_cloudaware_proc_hostname() returns a copy on both;
  *  - the load-time check that the Open MPI running the job is the major.minor the component was
  *    built for (the MCA loader does not check it: both generations use MCA base 2.1.0).
  */
@@ -26,10 +28,12 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mpi.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/mca/coll/coll.h"
+#include "opal/util/proc.h"
 
 #if OMPI_MAJOR_VERSION == 4 && OMPI_MINOR_VERSION == 1
 #define CLOUDAWARE_COLL_BASE_VERSION MCA_COLL_BASE_VERSION_2_0_0
@@ -38,6 +42,14 @@ typedef mca_coll_base_component_2_0_0_t mca_coll_cloudaware_base_component_t;
 #define CLOUDAWARE_MUTEX_HEADER "opal/threads/mutex.h"
 #define CLOUDAWARE_COMM_CID_IS_GLOBAL(comm) true   /* 4.1: one cid on every rank, always */
 #define CLOUDAWARE_PMIX_EXCHANGE_VERIFIED 1
+/* A copy of proc's host name for the caller to free, or NULL when out of memory. 4.1's
+ * opal_get_proc_hostname returns the proc's cached string (or a literal), never to be freed. */
+static inline char *mca_coll_cloudaware_proc_hostname(const opal_proc_t *proc)
+{
+    const char *h = opal_get_proc_hostname(proc);
+
+    return strdup(NULL == h ? "" : h);
+}
 #elif OMPI_MAJOR_VERSION == 5 && OMPI_MINOR_VERSION == 0
 #define CLOUDAWARE_COLL_BASE_VERSION MCA_COLL_BASE_VERSION_2_4_0
 typedef mca_coll_base_component_2_4_0_t mca_coll_cloudaware_base_component_t;
@@ -54,6 +66,12 @@ static inline uint32_t ompi_comm_get_cid(const ompi_communicator_t *comm)
     return ompi_comm_get_local_cid(comm);
 }
 #define CLOUDAWARE_COMM_CID_IS_GLOBAL(comm) (0 != OMPI_COMM_IS_GLOBAL_INDEX(comm))
+/* 5.0's opal_get_proc_hostname returns a fresh string on every call (its PMIx_Get's copy of
+ * PMIX_HOSTNAME, or strdup("unknown")), which the caller frees, as Open MPI's own callers do. */
+static inline char *mca_coll_cloudaware_proc_hostname(const opal_proc_t *proc)
+{
+    return opal_get_proc_hostname(proc);
+}
 #else
 #error "coll/cloudaware builds against Open MPI 4.1.x and 5.0.x only (docs/ompi-versions.md)"
 #endif
