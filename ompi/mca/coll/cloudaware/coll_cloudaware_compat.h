@@ -41,7 +41,9 @@ typedef mca_coll_base_component_2_0_0_t mca_coll_cloudaware_base_component_t;
 #define CLOUDAWARE_COMPONENT_DECLSPEC OMPI_MODULE_DECLSPEC
 #define CLOUDAWARE_MUTEX_HEADER "opal/threads/mutex.h"
 #define CLOUDAWARE_COMM_CID_IS_GLOBAL(comm) true   /* 4.1: one cid on every rank, always */
-#define CLOUDAWARE_PMIX_EXCHANGE_VERIFIED 1
+/* Whether a PMIx key put again (the calibration's start key of a reused cid) is seen anew by
+ * the others after the next fence: yes with 4.1's runtime (ORTE; tried with PMIx 4.2.2). */
+#define CLOUDAWARE_PMIX_REPUT_SEEN 1
 /* A copy of proc's host name for the caller to free, or NULL when out of memory. 4.1's
  * opal_get_proc_hostname returns the proc's cached string (or a literal), never to be freed. */
 static inline char *mca_coll_cloudaware_proc_hostname(const opal_proc_t *proc)
@@ -55,10 +57,11 @@ static inline char *mca_coll_cloudaware_proc_hostname(const opal_proc_t *proc)
 typedef mca_coll_base_component_2_4_0_t mca_coll_cloudaware_base_component_t;
 #define CLOUDAWARE_COMPONENT_DECLSPEC OMPI_DECLSPEC
 #define CLOUDAWARE_MUTEX_HEADER "opal/mca/threads/mutex.h"
-/* The PMIx path of the calibration's start message timed out on Open MPI 5.0.7 (Debian 13: every
- * rank waited for rank 0's verdict until the budget ran out); until that is understood the
- * exchange takes the PML there, also when coll_cloudaware_calibrate_exchange = pmix. */
-#define CLOUDAWARE_PMIX_EXCHANGE_VERIFIED 0
+/* No with 5.0's (PRRTE, PMIx 5.0.7): a process's PMIx client answers a key it has read once from
+ * its own cache ever after; a fence with PMIX_COLLECT_DATA does not update it, and
+ * PMIX_GET_REFRESH_CACHE answers "not found". So the start message goes over PMIx only where
+ * its key is put once in the job, MPI_COMM_WORLD's (docs/ompi-versions.md). */
+#define CLOUDAWARE_PMIX_REPUT_SEEN 0
 /* The local index; equal on all ranks for communicators made from a parent communicator
  * (dup, split, create: OMPI_COMM_GLOBAL_INDEX), not for MPI-4 sessions' from-group ones. */
 static inline uint32_t ompi_comm_get_cid(const ompi_communicator_t *comm)
