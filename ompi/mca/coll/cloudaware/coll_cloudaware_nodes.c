@@ -34,7 +34,7 @@ static int compare_names(const void *a, const void *b)
  * kept until the component closes. On Open MPI 5.0 every opal_get_proc_hostname() is a
  * PMIx_Get, and PMIx 5.0's blocking PMIx_Get keeps about 100 bytes per call (OpenPMIx fixed
  * those leaks after 5.0.7, PR 3979): asked anew for every rank of every communicator created
- * (count_nodes in comm_query) and calibrated (the node map), that was about 0.7 KiB per
+ * (count_nodes in comm_query) and calibrated (the node map), that was about 0.8 KiB per
  * communicator in test/mpi/storm.sh. Entries are never removed before close, so a pointer
  * handed out stays valid. hosts_lock: communicators may be created in several threads. */
 static opal_mutex_t hosts_lock = OPAL_MUTEX_STATIC_INIT;
