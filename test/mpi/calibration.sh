@@ -31,7 +31,7 @@ for mode in lazy eager; do
         expect_ok
         expect_count "calibration: measured 3 pairs" 1
         expect_in_log "calibration totals (world rank 0): 1 measurements, 3 pairs measured"
-        expect_in_log "calibration summary for MPI_COMM_WORLD: 3 nodes, 3 of 3 pairs measured .* ($( [ $ex = pml ] || [ "$OMPI_MAJOR" -ge 5 ] && echo PML || echo PMIx) exchange)"
+        expect_in_log "calibration summary for MPI_COMM_WORLD: 3 nodes, 3 of 3 pairs measured .* ($( [ $ex = pml ] && echo PML || echo PMIx) exchange)"
         expect_in_log "calibration: round 3 of 3"
         [ "$(warnings)" -eq 0 ] || fail "unexpected warning ($mode, $ex)"
     done

@@ -16,6 +16,8 @@
  *  - 5.0 renamed ompi_comm_get_cid() to ompi_comm_get_local_cid(), whose value can differ
  *    between ranks for MPI-4 sessions' communicators (CLOUDAWARE_COMM_CID_IS_GLOBAL tells), and
  *    moved opal/threads/mutex.h to opal/mca/threads/mutex.h;
+ *  - opal_get_proc_hostname() hands out the proc's own cached string on 4.1 but a fresh copy the
+ *    caller must free on 5.0: mca_coll_cloudaware_proc_hostname() returns a copy on both;
  *  - the load-time check that the Open MPI running the job is the major.minor the component was
  *    built for (the MCA loader does not check it: both generations use MCA base 2.1.0).
  */
@@ -26,10 +28,12 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mpi.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/mca/coll/coll.h"
+#include "opal/util/proc.h"
 
 #if OMPI_MAJOR_VERSION == 4 && OMPI_MINOR_VERSION == 1
 #define CLOUDAWARE_COLL_BASE_VERSION MCA_COLL_BASE_VERSION_2_0_0
@@ -37,16 +41,27 @@ typedef mca_coll_base_component_2_0_0_t mca_coll_cloudaware_base_component_t;
 #define CLOUDAWARE_COMPONENT_DECLSPEC OMPI_MODULE_DECLSPEC
 #define CLOUDAWARE_MUTEX_HEADER "opal/threads/mutex.h"
 #define CLOUDAWARE_COMM_CID_IS_GLOBAL(comm) true   /* 4.1: one cid on every rank, always */
-#define CLOUDAWARE_PMIX_EXCHANGE_VERIFIED 1
+/* Whether a PMIx key put again (the calibration's start key of a reused cid) is seen anew by
+ * the others after the next fence: yes with 4.1's runtime (ORTE; tried with PMIx 4.2.2). */
+#define CLOUDAWARE_PMIX_REPUT_SEEN 1
+/* A copy of proc's host name for the caller to free, or NULL when out of memory. 4.1's
+ * opal_get_proc_hostname returns the proc's cached string (or a literal), never to be freed. */
+static inline char *mca_coll_cloudaware_proc_hostname(const opal_proc_t *proc)
+{
+    const char *h = opal_get_proc_hostname(proc);
+
+    return strdup(NULL == h ? "" : h);
+}
 #elif OMPI_MAJOR_VERSION == 5 && OMPI_MINOR_VERSION == 0
 #define CLOUDAWARE_COLL_BASE_VERSION MCA_COLL_BASE_VERSION_2_4_0
 typedef mca_coll_base_component_2_4_0_t mca_coll_cloudaware_base_component_t;
 #define CLOUDAWARE_COMPONENT_DECLSPEC OMPI_DECLSPEC
 #define CLOUDAWARE_MUTEX_HEADER "opal/mca/threads/mutex.h"
-/* The PMIx path of the calibration's start message timed out on Open MPI 5.0.7 (Debian 13: every
- * rank waited for rank 0's verdict until the budget ran out); until that is understood the
- * exchange takes the PML there, also when coll_cloudaware_calibrate_exchange = pmix. */
-#define CLOUDAWARE_PMIX_EXCHANGE_VERIFIED 0
+/* No with 5.0's (PRRTE, PMIx 5.0.7): a process's PMIx client answers a key it has read once from
+ * its own cache ever after; a fence with PMIX_COLLECT_DATA does not update it, and
+ * PMIX_GET_REFRESH_CACHE answers "not found". So the start message goes over PMIx only where
+ * its key is put once in the job, MPI_COMM_WORLD's (docs/ompi-versions.md). */
+#define CLOUDAWARE_PMIX_REPUT_SEEN 0
 /* The local index; equal on all ranks for communicators made from a parent communicator
  * (dup, split, create: OMPI_COMM_GLOBAL_INDEX), not for MPI-4 sessions' from-group ones. */
 static inline uint32_t ompi_comm_get_cid(const ompi_communicator_t *comm)
@@ -54,6 +69,12 @@ static inline uint32_t ompi_comm_get_cid(const ompi_communicator_t *comm)
     return ompi_comm_get_local_cid(comm);
 }
 #define CLOUDAWARE_COMM_CID_IS_GLOBAL(comm) (0 != OMPI_COMM_IS_GLOBAL_INDEX(comm))
+/* 5.0's opal_get_proc_hostname returns a fresh string on every call (its PMIx_Get's copy of
+ * PMIX_HOSTNAME, or strdup("unknown")), which the caller frees, as Open MPI's own callers do. */
+static inline char *mca_coll_cloudaware_proc_hostname(const opal_proc_t *proc)
+{
+    return opal_get_proc_hostname(proc);
+}
 #else
 #error "coll/cloudaware builds against Open MPI 4.1.x and 5.0.x only (docs/ompi-versions.md)"
 #endif

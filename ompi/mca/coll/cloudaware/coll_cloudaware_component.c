@@ -10,6 +10,7 @@
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_exec.h"
+#include "coll_cloudaware_nodes.h"
 #include "coll_cloudaware_rules.h"
 #include "coll_cloudaware_store.h"
 #include "coll_cloudaware_trial.h"
@@ -436,6 +437,7 @@ static int cloudaware_close(void)
     mca_coll_cloudaware_calibrate_finalize();
     mca_coll_cloudaware_rules_release();
     mca_coll_cloudaware_store_release();
+    mca_coll_cloudaware_nodes_release();
     /* Every communicator is gone by now: anything the executor still holds is a leak (or a
      * persistent request the application never freed). The leak tests grep this line. */
     ca_exec_counters(&live_requests, &live_scheds);

@@ -8,7 +8,8 @@
  * Start message, PMIx path (design §3): rank 0 PMIx_Puts its view (PMIX_GLOBAL) + Commit; every
  * rank calls PMIx_Fence over exactly the communicator's processes with PMIX_COLLECT_DATA, then
  * PMIx_Gets rank 0's blob. The key carries the communicator's cid; the blob's own header (checked
- * by the caller) names the node set. PMIx is used only for MPI_COMM_WORLD in auto mode (below).
+ * by the caller) names the node set. PMIx is used only for MPI_COMM_WORLD in auto mode, and on
+ * Open MPI 5.0 in every mode (below).
  * PML path: rank 0 sends the view to every rank (used when PMIx is not usable here, the
  * communicator spans more than one job, or coll_cloudaware_calibrate_exchange=pml).
  *
@@ -220,12 +221,17 @@ int mca_coll_cloudaware_exchange_start(struct ompi_communicator_t *comm, void *b
             }
         }
     }
+    /* A freed communicator's cid is given to a later one, whose start key is then put again;
+     * where PMIx answers such a key from its cache (Open MPI 5.0), the others would adopt the
+     * earlier calibration's view and epoch and the reports would never match. Only
+     * MPI_COMM_WORLD's key is put once. */
+    if (use_pmix && !CLOUDAWARE_PMIX_REPUT_SEEN && comm != &ompi_mpi_comm_world.comm) {
+        use_pmix = false;
+        why = "with this Open MPI, PMIx answers a key put again (a reused cid) from its cache; "
+              "only MPI_COMM_WORLD's start message goes over PMIx";
+    }
     /* PMIx keys carry the cid; on Open MPI 5.0 an MPI-4 sessions' communicator may have a
      * different local cid on each rank (the test is false on every rank or on none). */
-    if (use_pmix && !CLOUDAWARE_PMIX_EXCHANGE_VERIFIED) {
-        use_pmix = false;
-        why = "not yet verified with this Open MPI (docs/ompi-versions.md)";
-    }
     if (use_pmix && !CLOUDAWARE_COMM_CID_IS_GLOBAL(comm)) {
         use_pmix = false;
         why = "the communicator's id differs between ranks (MPI-4 sessions)";

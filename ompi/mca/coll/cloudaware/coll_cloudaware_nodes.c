@@ -6,8 +6,9 @@
  * node, and the key of the node set.
  *
  * Node identity is the host name Open MPI's runtime reports for each process (PMIx
- * PMIX_HOSTNAME, through opal_get_proc_hostname), so the map is the same on every rank without
- * any communication: comm_query and enable must not depend on per-rank state.
+ * PMIX_HOSTNAME, through opal_get_proc_hostname; asked once per process and cached), so the map
+ * is the same on every rank without any communication: comm_query and enable must not depend on
+ * per-rank state.
  * Nodes are numbered in the order of their sorted host names; the node-set key is a hash of that
  * sorted list (cache file names), and the list itself is kept to detect collisions.
  */
@@ -20,26 +21,94 @@
 #include "coll_cloudaware_nodes.h"
 
 #include "ompi/proc/proc.h"
+#include "opal/class/opal_hash_table.h"
 #include "opal/util/proc.h"
+#include CLOUDAWARE_MUTEX_HEADER /* opal_mutex_t: its path differs between 4.1 and 5.0 */
 
 static int compare_names(const void *a, const void *b)
 {
     return strcmp(*(const char *const *) a, *(const char *const *) b);
 }
 
-/* The host of comm rank r. coll_cloudaware_test_fake_nodes=K (tests only) splits every host
- * into K pretend nodes by world rank, so one machine can exercise multi-node code paths. */
+/* Host names by process name (jobid << 32 | vpid), asked of the runtime once per process and
+ * kept until the component closes. On Open MPI 5.0 every opal_get_proc_hostname() is a
+ * PMIx_Get, and PMIx 5.0's blocking PMIx_Get keeps about 100 bytes per call (OpenPMIx fixed
+ * those leaks after 5.0.7, PR 3979): asked anew for every rank of every communicator created
+ * (count_nodes in comm_query) and calibrated (the node map), that was about 0.8 KiB per
+ * communicator in test/mpi/storm.sh. Entries are never removed before close, so a pointer
+ * handed out stays valid. hosts_lock: communicators may be created in several threads. */
+static opal_mutex_t hosts_lock = OPAL_MUTEX_STATIC_INIT;
+static opal_hash_table_t hosts;
+static bool hosts_ready = false;
+static int hosts_asked = 0;   /* runtime lookups, reported at close (test/mpi/storm.sh) */
+
+/* The host of proc, owned by the cache, or NULL when out of memory. */
+static const char *proc_host(ompi_proc_t *proc)
+{
+    uint64_t key = ((uint64_t) proc->super.proc_name.jobid << 32) | proc->super.proc_name.vpid;
+    void *found = NULL;
+    char *fresh;
+
+    OPAL_THREAD_LOCK(&hosts_lock);
+    if (!hosts_ready) {
+        OBJ_CONSTRUCT(&hosts, opal_hash_table_t);
+        if (OPAL_SUCCESS != opal_hash_table_init(&hosts, 64)) {
+            OBJ_DESTRUCT(&hosts);
+            OPAL_THREAD_UNLOCK(&hosts_lock);
+            return NULL;
+        }
+        hosts_ready = true;
+    }
+    if (OPAL_SUCCESS != opal_hash_table_get_value_uint64(&hosts, key, &found)) {
+        found = NULL;
+        fresh = mca_coll_cloudaware_proc_hostname(&proc->super);
+        hosts_asked++;
+        if (NULL != fresh && OPAL_SUCCESS != opal_hash_table_set_value_uint64(&hosts, key, fresh)) {
+            free(fresh);
+        } else {
+            found = fresh;
+        }
+    }
+    OPAL_THREAD_UNLOCK(&hosts_lock);
+    return found;
+}
+
+void mca_coll_cloudaware_nodes_release(void)
+{
+    uint64_t key;
+    char *host;
+
+    OPAL_THREAD_LOCK(&hosts_lock);
+    opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, mca_coll_cloudaware_component.output,
+                        "coll:cloudaware: host names asked of the runtime: %d", hosts_asked);
+    hosts_asked = 0;
+    if (hosts_ready) {
+        OPAL_HASH_TABLE_FOREACH(key, uint64, host, &hosts) {
+            free(host);
+        }
+        OBJ_DESTRUCT(&hosts);
+        hosts_ready = false;
+    }
+    OPAL_THREAD_UNLOCK(&hosts_lock);
+}
+
+/* The host of comm rank r, a string the caller frees (NULL: out of memory).
+ * coll_cloudaware_test_fake_nodes=K (tests only) splits every host into K pretend nodes by world
+ * rank, so one machine can exercise multi-node code paths. */
 static char *rank_host(struct ompi_communicator_t *comm, int r)
 {
     ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
-    const char *h = (NULL == proc) ? NULL : opal_get_proc_hostname(&proc->super);
+    const char *h;
     int fake = mca_coll_cloudaware_component.test_fake_nodes;
     char buf[512];
 
-    if (NULL == h) {
-        h = "";   /* unknown hosts count as one node: never over-estimate spread */
+    if (NULL == proc) {
+        return strdup("");   /* unknown hosts count as one node: never over-estimate spread */
     }
-    if (fake > 1 && NULL != proc) {
+    if (NULL == (h = proc_host(proc))) {
+        return NULL;
+    }
+    if (fake > 1) {
         snprintf(buf, sizeof(buf), "%s~%u", h, (unsigned) (proc->super.proc_name.vpid % fake));
         return strdup(buf);
     }

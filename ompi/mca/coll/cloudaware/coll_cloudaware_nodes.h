@@ -34,6 +34,8 @@ int mca_coll_cloudaware_nodemap_build(struct ompi_communicator_t *comm,
                                       mca_coll_cloudaware_nodemap_t **out);
 void mca_coll_cloudaware_nodemap_free(mca_coll_cloudaware_nodemap_t *map);
 uint64_t mca_coll_cloudaware_hosts_key(int n, char *const *hosts);
+/* Frees the host names cached by process (component close). */
+void mca_coll_cloudaware_nodes_release(void);
 
 END_C_DECLS
 
