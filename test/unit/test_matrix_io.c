@@ -178,7 +178,9 @@ START_TEST(malformed_files_are_rejected)
 {
     expect_error("", CACORE_ERR_FORMAT, 0, "unexpected end of file");
     expect_error("hello 1\n", CACORE_ERR_FORMAT, 1, "not a matrix file");
-    expect_error(good_with_line(2, "cloudaware-matrix 2"), CACORE_ERR_FORMAT, 2, "version");
+    expect_error(good_with_line(2, "cloudaware-matrix 3"), CACORE_ERR_FORMAT, 2, "version");
+    /* version 2 requires the node rows after bandwidth_Bps */
+    expect_error(good_with_line(2, "cloudaware-matrix 2"), CACORE_ERR_FORMAT, 13, "node_egress_Bps");
     expect_error(good_with_line(3, "nodes 0"), CACORE_ERR_FORMAT, 3, "out of range");
     expect_error(good_with_line(3, "nodes -4"), CACORE_ERR_FORMAT, 3, "out of range");
     expect_error(good_with_line(3, "nodes 99999999"), CACORE_ERR_FORMAT, 3, "out of range");

@@ -48,6 +48,7 @@
 #include "ompi_config.h"
 
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -170,15 +171,19 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* One latency pass: initiator pings, the other echoes. Returns status; *lat = median RTT/2. */
+/* One latency pass: initiator pings, the other echoes; then a burst of `reps` messages of the
+ * same size from the initiator, received one by one and acknowledged once. Returns status;
+ * *lat = median RTT/2, *gap = the software cost of one more message,
+ * (burst time - RTT) / reps (0 when the noise makes it negative). */
 static int latency_pass(meas_ctx_t *x, int peer_node, bool initiator, char *sbuf, char *rbuf,
-                        size_t bytes, int reps, double *samples, double *lat)
+                        size_t bytes, int reps, double *samples, double *lat, double *gap)
 {
+    double t0 = 0.0;
     int rc;
 
     for (int r = 0; r <= reps; r++) {   /* r == 0: warm-up (connection setup), not counted */
         if (initiator) {
-            double t0 = mca_coll_cloudaware_now();
+            t0 = mca_coll_cloudaware_now();
             rc = xfer(x, peer_node, sbuf, bytes, rbuf, bytes);
             if (CLOUDAWARE_MEAS_OK != rc) {
                 return rc;
@@ -197,8 +202,20 @@ static int latency_pass(meas_ctx_t *x, int peer_node, bool initiator, char *sbuf
         qsort(samples, (size_t) reps, sizeof(double), compare_double);
         *lat = (reps % 2) ? samples[reps / 2]
                           : 0.5 * (samples[reps / 2 - 1] + samples[reps / 2]);
+        t0 = mca_coll_cloudaware_now();
     }
-    return CLOUDAWARE_MEAS_OK;
+    for (int r = 0; r < reps; r++) {   /* the burst */
+        if (CLOUDAWARE_MEAS_OK != (rc = initiator ? xfer(x, peer_node, sbuf, bytes, NULL, 0)
+                                                  : xfer(x, peer_node, NULL, 0, rbuf, bytes))) {
+            return rc;
+        }
+    }
+    rc = initiator ? xfer(x, peer_node, NULL, 0, rbuf, 1) : xfer(x, peer_node, sbuf, 1, NULL, 0);
+    if (CLOUDAWARE_MEAS_OK == rc && initiator) {
+        double g = (mca_coll_cloudaware_now() - t0 - 2.0 * *lat) / reps;
+        *gap = g > 0.0 ? g : 0.0;
+    }
+    return rc;
 }
 
 /* One bulk transfer: sender sends bytes, receiver acks. Returns status; *bw (sender only) =
@@ -246,6 +263,160 @@ static double bandwidth_of(double *v, int reps, bool shared)
     return (reps % 2) ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
 }
 
+/* The m peers of node k in the capacity phase: the nodes with the highest rates in rate[]
+ * (rate[k] ignored; ties and unknown rates (0) by node index). */
+static int fan_peers(int n, int k, const double *rate, int *peers)
+{
+    int m = 0;
+
+    for (int j = 0; j < n; j++) {
+        if (j == k) {
+            continue;
+        }
+        int at = m < CLOUDAWARE_FAN_PEERS ? m++ : CLOUDAWARE_FAN_PEERS;
+        if (at == CLOUDAWARE_FAN_PEERS && !(rate[j] > rate[peers[m - 1]])) {
+            continue;
+        }
+        for (at = (at == CLOUDAWARE_FAN_PEERS ? m - 1 : at); at > 0 && rate[j] > rate[peers[at - 1]];
+             at--) {
+            peers[at] = peers[at - 1];
+        }
+        peers[at] = j;
+    }
+    return m;
+}
+
+/* A fan's capacity: its aggregate rate when clearly below the sum of its pairs' rates (a cap of
+ * the node, not of the pairs), else 0 (no cap seen). */
+static double fan_cap(double agg, double pair_sum)
+{
+    return (pair_sum > 0.0 && agg < CLOUDAWARE_CAP_RATIO * pair_sum) ? agg : 0.0;
+}
+
+/* The capacity phase (docs/calibration.md, "Node capacity and per-message overhead"): for every
+ * node k with node_todo[k], in node order and after a barrier of all leaders, (1) egress: k
+ * sends `chunk` bytes to each of its m peers at once (a zero-byte message to the other leaders,
+ * which only acknowledge), E = m chunk / time; (2) ingress: k sends every leader a 1-byte go
+ * (1 = send, 0 = do not), its m peers send `chunk` bytes at once, each with its measured rate
+ * to k in the first 8 bytes, I = m chunk / time. Peers: k's m fastest measured peers (the
+ * fastest paths are the least likely to cross a shared uplink). */
+static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cloudaware_row_t *row,
+                      char *big, size_t chunk, char *syncs, char *syncr)
+{
+    int n = x->map->nnodes, me = x->map->my_node, rc, peers[CLOUDAWARE_FAN_PEERS];
+    /* big holds CLOUDAWARE_FAN_PEERS chunks; two bytes after it (see mca_coll_cloudaware_measure) */
+    char *flag = syncs + 2, *ackr = syncs + 3;
+    ompi_request_t **reqs = calloc((size_t) n, sizeof(*reqs));
+
+    if (NULL == reqs) {
+        return CLOUDAWARE_MEAS_NOMEM;
+    }
+    row->node[CACORE_NODE_EGRESS] = row->node[CACORE_NODE_INGRESS] = 0.0;
+    for (int k = 0; k < n; k++) {
+        if (!node_todo[k] || n < 3) {
+            continue;   /* with one peer a fan is a pair: nothing to tell apart */
+        }
+        if (CLOUDAWARE_MEAS_OK != (rc = leader_barrier(x, syncs, syncr, &row->peer))) {
+            goto out;
+        }
+        if (k == me) {
+            int m = fan_peers(n, me, row->bw, peers);
+            double sum = 0.0, lat = 0.0, t0, t;
+            bool chosen[n > 0 ? n : 1];
+
+            memset(chosen, 0, sizeof(chosen));
+            for (int i = 0; i < m; i++) {
+                chosen[peers[i]] = true;
+                sum += row->bw[peers[i]];
+                lat = row->lat[peers[i]] > lat ? row->lat[peers[i]] : lat;
+            }
+            /* Egress. */
+            t0 = mca_coll_cloudaware_now();
+            for (int j = 0; j < n; j++) {
+                reqs[j] = MPI_REQUEST_NULL;
+                if (j != me
+                    && OMPI_SUCCESS != MCA_PML_CALL(isend(big, chosen[j] ? chunk : 0, MPI_BYTE,
+                                                          x->map->leaders[j],
+                                                          CLOUDAWARE_TAG_CALIBRATE,
+                                                          MCA_PML_BASE_SEND_STANDARD, x->comm,
+                                                          &reqs[j]))) {
+                    rc = CLOUDAWARE_MEAS_ERROR;
+                    goto out;
+                }
+            }
+            if (CLOUDAWARE_MEAS_OK != (rc = wait_all(x, reqs, n))) {
+                goto out;
+            }
+            for (int j = 0; j < n; j++) {   /* the acknowledgements */
+                if (j != me && CLOUDAWARE_MEAS_OK != (rc = xfer(x, j, NULL, 0, ackr, 1))) {
+                    row->peer = j;
+                    goto out;
+                }
+            }
+            t = mca_coll_cloudaware_now() - t0;
+            t -= (lat < 0.5 * t) ? lat : 0.5 * t;
+            row->node[CACORE_NODE_EGRESS] = fan_cap((double) m * chunk / t, sum);
+            /* Ingress: the go messages, then the peers' chunks (peer i's at big + i chunk; the
+             * other leaders send zero bytes). */
+            t0 = mca_coll_cloudaware_now();
+            for (int j = 0, i = 0; j < n; j++) {
+                reqs[j] = MPI_REQUEST_NULL;
+                if (j == me) {
+                    continue;
+                }
+                flag[0] = chosen[j] ? 1 : 0;
+                if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, j, flag, 1, NULL, 0))) {
+                    row->peer = j;
+                    goto out;
+                }
+                if (OMPI_SUCCESS != MCA_PML_CALL(irecv(chosen[j] ? big + (size_t) i++ * chunk : ackr,
+                                                       chosen[j] ? chunk : 0, MPI_BYTE,
+                                                       x->map->leaders[j],
+                                                       CLOUDAWARE_TAG_CALIBRATE, x->comm,
+                                                       &reqs[j]))) {
+                    rc = CLOUDAWARE_MEAS_ERROR;
+                    goto out;
+                }
+            }
+            if (CLOUDAWARE_MEAS_OK != (rc = wait_all(x, reqs, n))) {
+                goto out;
+            }
+            t = mca_coll_cloudaware_now() - t0;
+            t -= (lat < 0.5 * t) ? lat : 0.5 * t;
+            sum = 0.0;
+            for (int i = 0; i < m; i++) {   /* the peers' measured rates to this node */
+                double r;
+                memcpy(&r, big + (size_t) i * chunk, sizeof(double));
+                sum += (isfinite(r) && r > 0.0) ? r : 0.0;
+            }
+            row->node[CACORE_NODE_INGRESS] = fan_cap((double) m * chunk / t, sum);
+        } else {
+            /* Egress of k: take its message (chunk or nothing), acknowledge. */
+            if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, k, NULL, 0, big, chunk))
+                || CLOUDAWARE_MEAS_OK != (rc = xfer(x, k, ackr, 1, NULL, 0))) {
+                row->peer = k;
+                goto out;
+            }
+            /* Ingress of k: its go, then the chunk (with my rate to k first) or a byte. */
+            if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, k, NULL, 0, flag, 1))) {
+                row->peer = k;
+                goto out;
+            }
+            if (1 == flag[0]) {
+                memcpy(big, &row->bw[k], sizeof(double));
+            }
+            if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, k, big, 1 == flag[0] ? chunk : 0, NULL, 0))) {
+                row->peer = k;
+                goto out;
+            }
+        }
+    }
+    rc = CLOUDAWARE_MEAS_OK;
+out:
+    free(reqs);
+    return rc;
+}
+
 /* Partner of node i in round r of the circle method over m slots (m even). */
 static int partner(int i, int r, int m)
 {
@@ -260,13 +431,16 @@ static int partner(int i, int r, int m)
 
 void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
                                  const mca_coll_cloudaware_nodemap_t *map,
-                                 const unsigned char *todo, double deadline,
-                                 mca_coll_cloudaware_row_t *row)
+                                 const unsigned char *todo, const unsigned char *node_todo,
+                                 double deadline, mca_coll_cloudaware_row_t *row)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     int n = map->nnodes, me = map->my_node, m = n + (n % 2), rounds = m - 1;
     size_t lbytes = (size_t) (c->calib_latency_bytes > 0 ? c->calib_latency_bytes : 1);
     size_t bbytes = (size_t) (c->calib_bandwidth_bytes > 0 ? c->calib_bandwidth_bytes : 1);
+    /* The capacity phase's chunks: a fan moves about as much as one bulk transfer, and a chunk
+     * carries a rate (8 bytes) in front. */
+    size_t chunk = bbytes / CLOUDAWARE_FAN_PEERS >= 8 ? bbytes / CLOUDAWARE_FAN_PEERS : 8;
     int lreps = c->calib_latency_reps > 0 ? c->calib_latency_reps : 1;
     int breps = c->calib_bandwidth_reps > 0 ? c->calib_bandwidth_reps : 1;
     int conc = c->calib_concurrency, *seq_a = NULL;
@@ -274,21 +448,28 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
     long long npairs = 0, *round_first = NULL;
     meas_ctx_t x = { comm, map, deadline, { NULL, 0, 0 }, false };
     /* One block for every buffer a request reads or writes, so that it can be parked whole. */
+    if (bbytes < CLOUDAWARE_FAN_PEERS * chunk) {
+        bbytes = CLOUDAWARE_FAN_PEERS * chunk;
+    }
     char *block = calloc(1, 2 * lbytes + bbytes + 32);
     char *sbuf = block, *rbuf = block + lbytes, *big = block + 2 * lbytes;
     double *samples = calloc((size_t) lreps, sizeof(double));
     double *bwv = calloc((size_t) breps, sizeof(double));
+    double *gaps = calloc((size_t) n, sizeof(double));   /* per-message overhead per peer */
+    int ngaps = 0;
     bool verbose_leader = (map->leaders[0] == map->my_rank);
     char *tok = NULL, *syncs = NULL, *syncr = NULL;
 
     row->status = CLOUDAWARE_MEAS_OK;
     row->peer = -1;
+    row->node[CACORE_NODE_EGRESS] = row->node[CACORE_NODE_INGRESS] = 0.0;
+    row->node[CACORE_NODE_OVERHEAD] = 0.0;
     /* The measuring pairs of all rounds in token order: round by round, in a round by lower
      * node. seq_a[g] = lower node of pair g; round r's pairs are g in [round_first[r],
      * round_first[r + 1]). Identical on every leader (same todo, same circle). */
     seq_a = calloc((size_t) n * (size_t) (n - 1) / 2 + 1, sizeof(int));
     round_first = calloc((size_t) (rounds + 1), sizeof(long long));
-    if (NULL == block || NULL == samples || NULL == bwv
+    if (NULL == block || NULL == samples || NULL == bwv || NULL == gaps
         || NULL == seq_a || NULL == round_first
         || mca_coll_cloudaware_test_fail_here(CLOUDAWARE_FAIL_MEASURE)) {
         /* Reported like any measurement failure; the peers time out waiting for this node. */
@@ -327,7 +508,7 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
         long long g = -1;
         /* Concurrency 0: the round's bulk phases start together (see the top of the file). */
         bool first, sync = (conc <= 0 && round_first[r + 1] - round_first[r] > 1);
-        double lat_mine = 0.0;
+        double lat_mine = 0.0, gap = 0.0;
 
         if (verbose_leader) {
             opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
@@ -355,14 +536,15 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
 
         /* 1-2: latency, each side initiating once. */
         if (CLOUDAWARE_MEAS_OK != (row->status = latency_pass(&x, p, first, sbuf, rbuf, lbytes,
-                                                              lreps, samples, &lat_mine))
+                                                              lreps, samples, &lat_mine, &gap))
             || CLOUDAWARE_MEAS_OK != (row->status = latency_pass(&x, p, !first, sbuf, rbuf,
                                                                  lbytes, lreps, samples,
-                                                                 &lat_mine))) {
+                                                                 &lat_mine, &gap))) {
             row->peer = p;
             goto out;
         }
         row->lat[p] = lat_mine;
+        gaps[ngaps++] = gap;
 
         /* 3-4: bandwidth, after pair g - conc has finished when concurrency is limited (its
          * lower node sends the token; none needed when that is this node: it finished it). */
@@ -400,9 +582,22 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
         }
     }
 
+    /* The node's overhead: the median over its peers (0 when it measured no pair). */
+    if (ngaps > 0) {
+        qsort(gaps, (size_t) ngaps, sizeof(double), compare_double);
+        row->node[CACORE_NODE_OVERHEAD] = (ngaps % 2) ? gaps[ngaps / 2]
+                                      : 0.5 * (gaps[ngaps / 2 - 1] + gaps[ngaps / 2]);
+    }
+    if (verbose_leader) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                            "coll:cloudaware: calibration: node capacity phase");
+    }
+    row->status = node_phase(&x, node_todo, row, big, chunk, syncs, syncr);
+
 out:
     free(samples);
     free(bwv);
+    free(gaps);
     free(seq_a);
     free(round_first);
     if (x.abandoned.n > 0) {   /* they may still read or write the block */
