@@ -197,6 +197,7 @@ bool mca_coll_cloudaware_cache_load(int n, char *const *hosts, uint64_t key, dou
     }
     cacore_matrix_free(mx);
     if (CACORE_OK != st) {
+        memset(known, 0, (size_t) n * (size_t) n);   /* none of it is used */
         snprintf(why, whylen, "cache entry %s/%s %s", c->cache_dir, name, err);
         return false;
     }

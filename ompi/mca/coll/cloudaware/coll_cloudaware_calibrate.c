@@ -1002,6 +1002,11 @@ static void step_apply(calib_t *x, const verdict_t *v)
         return;
     }
     x->net->state = CLOUDAWARE_NET_READY;
+    opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                        "coll:cloudaware: calibration of %s on rank %d: agreed matrix %016llx %s",
+                        x->comm->c_name, x->map->my_rank,
+                        (unsigned long long) cacore_matrix_digest(x->net->matrix),
+                        all_props ? "with node properties" : "without node properties");
     (void) mca_coll_cloudaware_store_merge(n, x->map->hosts, x->L, x->B, x->known, x->P,
                                            x->pknown);
     OPAL_THREAD_LOCK(&calib_lock);
