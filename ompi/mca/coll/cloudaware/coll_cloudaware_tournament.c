@@ -588,11 +588,13 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
         row->node[CACORE_NODE_OVERHEAD] = (ngaps % 2) ? gaps[ngaps / 2]
                                       : 0.5 * (gaps[ngaps / 2 - 1] + gaps[ngaps / 2]);
     }
+    double t_phase = mca_coll_cloudaware_now();
+    row->status = node_phase(&x, node_todo, row, big, chunk, syncs, syncr);
     if (verbose_leader) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
-                            "coll:cloudaware: calibration: node capacity phase");
+                            "coll:cloudaware: calibration: node capacity phase took %.3f s",
+                            mca_coll_cloudaware_now() - t_phase);
     }
-    row->status = node_phase(&x, node_todo, row, big, chunk, syncs, syncr);
 
 out:
     free(samples);
