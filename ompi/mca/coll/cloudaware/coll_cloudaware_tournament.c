@@ -286,29 +286,55 @@ static int fan_peers(int n, int k, const double *rate, int *peers)
     return m;
 }
 
-/* A fan's capacity: its aggregate rate when clearly below the sum of its pairs' rates (a cap of
- * the node, not of the pairs), else 0 (no cap seen). */
-static double fan_cap(double agg, double pair_sum)
+/* Splits `total` bytes over m peers in proportion to rate[peers[i]] (at least 8 bytes each, for
+ * the rate a chunk carries in front; the sum stays <= total when total >= 16 m). 0 when a
+ * rate is unknown. */
+static bool fan_split(int m, const int *peers, const double *rate, size_t total, size_t *chunk)
 {
-    return (pair_sum > 0.0 && agg < CLOUDAWARE_CAP_RATIO * pair_sum) ? agg : 0.0;
+    double sum = 0.0;
+
+    for (int i = 0; i < m; i++) {
+        if (!(rate[peers[i]] > 0.0)) {
+            return false;
+        }
+        sum += rate[peers[i]];
+    }
+    for (int i = 0; i < m; i++) {
+        chunk[i] = 8 + (size_t) ((double) (total - 8 * (size_t) m) * rate[peers[i]] / sum);
+    }
+    return true;
+}
+
+/* A fan's capacity from its time t: without a node cap its flows end together after
+ * `expect` (each chunk at its pair's rate); clearly slower is a cap of the node, whose rate
+ * is bytes / t. 0 = no cap seen. */
+static double fan_cap(size_t bytes, double t, double expect)
+{
+    return (expect > 0.0 && expect < CLOUDAWARE_CAP_RATIO * t) ? (double) bytes / t : 0.0;
 }
 
 /* The capacity phase (docs/calibration.md, "Node capacity and per-message overhead"): for every
- * node k with node_todo[k], in node order and after a barrier of all leaders, (1) egress: k
- * sends `chunk` bytes to each of its m peers at once (a zero-byte message to the other leaders,
- * which only acknowledge), E = m chunk / time; (2) ingress: k sends every leader a 1-byte go
- * (1 = send, 0 = do not), its m peers send `chunk` bytes at once, each with its measured rate
- * to k in the first 8 bytes, I = m chunk / time. Peers: k's m fastest measured peers (the
- * fastest paths are the least likely to cross a shared uplink). */
+ * node k with node_todo[k], in node order and after a barrier of all leaders:
+ *   (1) egress: k sends its m fastest measured peers one chunk each at once, sized in proportion
+ *       to the pair rates (so that without a node cap all of them end together, after
+ *       total / sum of rates), and a zero-byte message to the other leaders; all acknowledge.
+ *   (2) ingress: k sends every leader a go message (the chunk size it is to send, 0 = none),
+ *       its m peers send their chunks at once, each with its measured rate to k in front.
+ * A fan that takes clearly longer than its pairs' rates allow measured a cap of the node:
+ * E (or I) = bytes / time. Peers are the fastest paths, the least likely to cross a shared
+ * uplink. Chunks total at most `total` bytes (one bulk transfer). */
 static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cloudaware_row_t *row,
-                      char *big, size_t chunk, char *syncs, char *syncr)
+                      char *big, size_t total, char *scratch, char *syncs, char *syncr)
 {
     int n = x->map->nnodes, me = x->map->my_node, rc, peers[CLOUDAWARE_FAN_PEERS];
-    /* big holds CLOUDAWARE_FAN_PEERS chunks; two bytes after it (see mca_coll_cloudaware_measure) */
-    char *flag = syncs + 2, *ackr = syncs + 3;
+    /* scratch: 16 bytes for the go message (a size), and a byte for acknowledgements */
+    char *go = scratch, *ackr = scratch + 16;
     ompi_request_t **reqs = calloc((size_t) n, sizeof(*reqs));
+    size_t *chunks = calloc((size_t) n, sizeof(size_t));
 
-    if (NULL == reqs) {
+    if (NULL == reqs || NULL == chunks) {
+        free(reqs);
+        free(chunks);
         return CLOUDAWARE_MEAS_NOMEM;
     }
     row->node[CACORE_NODE_EGRESS] = row->node[CACORE_NODE_INGRESS] = 0.0;
@@ -320,22 +346,26 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
             goto out;
         }
         if (k == me) {
+            size_t c[CLOUDAWARE_FAN_PEERS], bytes = 0, off = 0;
             int m = fan_peers(n, me, row->bw, peers);
-            double sum = 0.0, lat = 0.0, t0, t;
-            bool chosen[n > 0 ? n : 1];
+            bool ok = fan_split(m, peers, row->bw, total, c);
+            double lat = 0.0, t0, t, expect = 0.0;
 
-            memset(chosen, 0, sizeof(chosen));
-            for (int i = 0; i < m; i++) {
-                chosen[peers[i]] = true;
-                sum += row->bw[peers[i]];
+            memset(chunks, 0, sizeof(size_t) * (size_t) n);
+            for (int i = 0; ok && i < m; i++) {
+                chunks[peers[i]] = c[i];
+                bytes += c[i];
+                expect = (double) c[i] / row->bw[peers[i]] > expect
+                             ? (double) c[i] / row->bw[peers[i]] : expect;
                 lat = row->lat[peers[i]] > lat ? row->lat[peers[i]] : lat;
             }
-            /* Egress. */
+            /* Egress (zero-byte messages only, when a rate is unknown: the others still
+             * follow the protocol). */
             t0 = mca_coll_cloudaware_now();
             for (int j = 0; j < n; j++) {
                 reqs[j] = MPI_REQUEST_NULL;
                 if (j != me
-                    && OMPI_SUCCESS != MCA_PML_CALL(isend(big, chosen[j] ? chunk : 0, MPI_BYTE,
+                    && OMPI_SUCCESS != MCA_PML_CALL(isend(big, chunks[j], MPI_BYTE,
                                                           x->map->leaders[j],
                                                           CLOUDAWARE_TAG_CALIBRATE,
                                                           MCA_PML_BASE_SEND_STANDARD, x->comm,
@@ -355,57 +385,74 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
             }
             t = mca_coll_cloudaware_now() - t0;
             t -= (lat < 0.5 * t) ? lat : 0.5 * t;
-            row->node[CACORE_NODE_EGRESS] = fan_cap((double) m * chunk / t, sum);
-            /* Ingress: the go messages, then the peers' chunks (peer i's at big + i chunk; the
-             * other leaders send zero bytes). */
+            row->node[CACORE_NODE_EGRESS] = ok ? fan_cap(bytes, t, expect) : 0.0;
+            /* Ingress: the go messages (the chunk size), then the peers' chunks at successive
+             * offsets of big; the other leaders send zero bytes. Sizes follow this node's
+             * outbound rates (the inbound ones are the senders'); the test below uses the
+             * inbound rates the chunks carry. */
             t0 = mca_coll_cloudaware_now();
-            for (int j = 0, i = 0; j < n; j++) {
+            for (int j = 0; j < n; j++) {
+                uint64_t sz = (uint64_t) chunks[j];
                 reqs[j] = MPI_REQUEST_NULL;
                 if (j == me) {
                     continue;
                 }
-                flag[0] = chosen[j] ? 1 : 0;
-                if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, j, flag, 1, NULL, 0))) {
+                memcpy(go, &sz, sizeof(sz));
+                if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, j, go, sizeof(sz), NULL, 0))) {
                     row->peer = j;
                     goto out;
                 }
-                if (OMPI_SUCCESS != MCA_PML_CALL(irecv(chosen[j] ? big + (size_t) i++ * chunk : ackr,
-                                                       chosen[j] ? chunk : 0, MPI_BYTE,
-                                                       x->map->leaders[j],
+                if (OMPI_SUCCESS != MCA_PML_CALL(irecv(chunks[j] > 0 ? big + off : ackr,
+                                                       chunks[j], MPI_BYTE, x->map->leaders[j],
                                                        CLOUDAWARE_TAG_CALIBRATE, x->comm,
                                                        &reqs[j]))) {
                     rc = CLOUDAWARE_MEAS_ERROR;
                     goto out;
                 }
+                off += chunks[j];
             }
             if (CLOUDAWARE_MEAS_OK != (rc = wait_all(x, reqs, n))) {
                 goto out;
             }
             t = mca_coll_cloudaware_now() - t0;
             t -= (lat < 0.5 * t) ? lat : 0.5 * t;
-            sum = 0.0;
-            for (int i = 0; i < m; i++) {   /* the peers' measured rates to this node */
+            expect = 0.0;
+            off = 0;
+            for (int j = 0; ok && j < n; j++) {   /* the peers' measured rates to this node */
                 double r;
-                memcpy(&r, big + (size_t) i * chunk, sizeof(double));
-                sum += (isfinite(r) && r > 0.0) ? r : 0.0;
+                if (0 == chunks[j]) {
+                    continue;
+                }
+                memcpy(&r, big + off, sizeof(double));
+                off += chunks[j];
+                if (!(isfinite(r) && r > 0.0)) {
+                    ok = false;
+                } else if ((double) chunks[j] / r > expect) {
+                    expect = (double) chunks[j] / r;
+                }
             }
-            row->node[CACORE_NODE_INGRESS] = fan_cap((double) m * chunk / t, sum);
+            row->node[CACORE_NODE_INGRESS] = ok ? fan_cap(bytes, t, expect) : 0.0;
         } else {
-            /* Egress of k: take its message (chunk or nothing), acknowledge. */
-            if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, k, NULL, 0, big, chunk))
+            uint64_t sz;
+            /* Egress of k: take its message (a chunk or nothing), acknowledge. */
+            if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, k, NULL, 0, big, total))
                 || CLOUDAWARE_MEAS_OK != (rc = xfer(x, k, ackr, 1, NULL, 0))) {
                 row->peer = k;
                 goto out;
             }
-            /* Ingress of k: its go, then the chunk (with my rate to k first) or a byte. */
-            if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, k, NULL, 0, flag, 1))) {
+            /* Ingress of k: its go (a size), then that many bytes, my rate to k in front. */
+            if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, k, NULL, 0, go, sizeof(sz)))) {
                 row->peer = k;
                 goto out;
             }
-            if (1 == flag[0]) {
+            memcpy(&sz, go, sizeof(sz));
+            if (sz > total) {
+                sz = total;   /* never beyond the buffer, whatever arrives */
+            }
+            if (sz >= sizeof(double)) {
                 memcpy(big, &row->bw[k], sizeof(double));
             }
-            if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, k, big, 1 == flag[0] ? chunk : 0, NULL, 0))) {
+            if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, k, big, (size_t) sz, NULL, 0))) {
                 row->peer = k;
                 goto out;
             }
@@ -414,6 +461,7 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
     rc = CLOUDAWARE_MEAS_OK;
 out:
     free(reqs);
+    free(chunks);
     return rc;
 }
 
@@ -438,9 +486,7 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
     int n = map->nnodes, me = map->my_node, m = n + (n % 2), rounds = m - 1;
     size_t lbytes = (size_t) (c->calib_latency_bytes > 0 ? c->calib_latency_bytes : 1);
     size_t bbytes = (size_t) (c->calib_bandwidth_bytes > 0 ? c->calib_bandwidth_bytes : 1);
-    /* The capacity phase's chunks: a fan moves about as much as one bulk transfer, and a chunk
-     * carries a rate (8 bytes) in front. */
-    size_t chunk = bbytes / CLOUDAWARE_FAN_PEERS >= 8 ? bbytes / CLOUDAWARE_FAN_PEERS : 8;
+
     int lreps = c->calib_latency_reps > 0 ? c->calib_latency_reps : 1;
     int breps = c->calib_bandwidth_reps > 0 ? c->calib_bandwidth_reps : 1;
     int conc = c->calib_concurrency, *seq_a = NULL;
@@ -448,10 +494,11 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
     long long npairs = 0, *round_first = NULL;
     meas_ctx_t x = { comm, map, deadline, { NULL, 0, 0 }, false };
     /* One block for every buffer a request reads or writes, so that it can be parked whole. */
-    if (bbytes < CLOUDAWARE_FAN_PEERS * chunk) {
-        bbytes = CLOUDAWARE_FAN_PEERS * chunk;
+    /* The capacity phase's fans split one bulk transfer's bytes, at least 16 per peer. */
+    if (bbytes < 16 * CLOUDAWARE_FAN_PEERS) {
+        bbytes = 16 * CLOUDAWARE_FAN_PEERS;
     }
-    char *block = calloc(1, 2 * lbytes + bbytes + 32);
+    char *block = calloc(1, 2 * lbytes + bbytes + 64);
     char *sbuf = block, *rbuf = block + lbytes, *big = block + 2 * lbytes;
     double *samples = calloc((size_t) lreps, sizeof(double));
     double *bwv = calloc((size_t) breps, sizeof(double));
@@ -589,7 +636,7 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
                                       : 0.5 * (gaps[ngaps / 2 - 1] + gaps[ngaps / 2]);
     }
     double t_phase = mca_coll_cloudaware_now();
-    row->status = node_phase(&x, node_todo, row, big, chunk, syncs, syncr);
+    row->status = node_phase(&x, node_todo, row, big, bbytes, big + bbytes + 32, syncs, syncr);
     if (verbose_leader) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: calibration: node capacity phase took %.3f s",
