@@ -370,6 +370,7 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
                                                           CLOUDAWARE_TAG_CALIBRATE,
                                                           MCA_PML_BASE_SEND_STANDARD, x->comm,
                                                           &reqs[j]))) {
+                    (void) wait_all(x, reqs, j);   /* the ones posted: done or parked */
                     rc = CLOUDAWARE_MEAS_ERROR;
                     goto out;
                 }
@@ -399,6 +400,7 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
                 }
                 memcpy(go, &sz, sizeof(sz));
                 if (CLOUDAWARE_MEAS_OK != (rc = xfer(x, j, go, sizeof(sz), NULL, 0))) {
+                    (void) wait_all(x, reqs, j);   /* the receives posted: done or parked */
                     row->peer = j;
                     goto out;
                 }
@@ -406,6 +408,7 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
                                                        chunks[j], MPI_BYTE, x->map->leaders[j],
                                                        CLOUDAWARE_TAG_CALIBRATE, x->comm,
                                                        &reqs[j]))) {
+                    (void) wait_all(x, reqs, j);   /* the ones posted: done or parked */
                     rc = CLOUDAWARE_MEAS_ERROR;
                     goto out;
                 }
