@@ -270,15 +270,11 @@ static int fan_peers(int n, int k, const double *rate, int *peers)
     int m = 0;
 
     for (int j = 0; j < n; j++) {
-        if (j == k) {
-            continue;
+        if (j == k || (m == CLOUDAWARE_FAN_PEERS && !(rate[j] > rate[peers[m - 1]]))) {
+            continue;   /* itself, or not faster than the slowest of a full list */
         }
-        int at = m < CLOUDAWARE_FAN_PEERS ? m++ : CLOUDAWARE_FAN_PEERS;
-        if (at == CLOUDAWARE_FAN_PEERS && !(rate[j] > rate[peers[m - 1]])) {
-            continue;
-        }
-        for (at = (at == CLOUDAWARE_FAN_PEERS ? m - 1 : at); at > 0 && rate[j] > rate[peers[at - 1]];
-             at--) {
+        int at = m < CLOUDAWARE_FAN_PEERS ? m++ : m - 1;   /* a full list drops its slowest */
+        for (; at > 0 && rate[j] > rate[peers[at - 1]]; at--) {
             peers[at] = peers[at - 1];
         }
         peers[at] = j;
@@ -287,7 +283,7 @@ static int fan_peers(int n, int k, const double *rate, int *peers)
 }
 
 /* Splits `total` bytes over m peers in proportion to rate[peers[i]] (at least 8 bytes each, for
- * the rate a chunk carries in front; the sum stays <= total when total >= 16 m). 0 when a
+ * the rate a chunk carries in front; the sum stays <= total when total >= 16 m). false when a
  * rate is unknown. */
 static bool fan_split(int m, const int *peers, const double *rate, size_t total, size_t *chunk)
 {
