@@ -368,7 +368,20 @@ int cmd_show(const Args &a)
         for (int i = 0; i < n; ++i) {
             os << (i ? ", " : "") << jstr(m.host(i));
         }
-        os << "],\n  \"levels\": [\n";
+        os << "],\n  \"node_props\": ";
+        if (m.has_node_props()) {
+            os << "[";
+            for (int i = 0; i < n; ++i) {
+                const NodeProps &p = m.node_props(i);
+                os << (i ? ", " : "") << "{\"egress_Bps\": " << jnum(p.egress_Bps)
+                   << ", \"ingress_Bps\": " << jnum(p.ingress_Bps) << ", \"overhead_s\": "
+                   << jnum(p.overhead_s) << "}";
+            }
+            os << "]";
+        } else {
+            os << "null";
+        }
+        os << ",\n  \"levels\": [\n";
         for (int l = 0; l < h.levels(); ++l) {
             os << "    [";
             for (size_t g = 0; g < h.level(l).size(); ++g) {
@@ -431,6 +444,24 @@ int cmd_show(const Args &a)
             }
         }
         std::printf("level 0: %d nodes\n", n);
+        if (m.has_node_props()) {
+            // docs/calibration.md, "Node capacity and per-message overhead"
+            std::printf("node properties (egress / ingress capacity, '-' = no cap seen; "
+                        "per-message overhead):\n");
+            for (int i = 0; i < n; ++i) {
+                const NodeProps &p = m.node_props(i);
+                auto cap = [](double v) {
+                    char b[32];
+                    std::snprintf(b, sizeof b, v > 0 ? "%.1f Mbit/s" : "-", v * 8e-6);
+                    return std::string(b);
+                };
+                std::printf("  %-24s %14s %14s %8.1f us\n", m.host(i).c_str(), cap(p.egress_Bps).c_str(),
+                            cap(p.ingress_Bps).c_str(), p.overhead_s * 1e6);
+            }
+        } else {
+            std::printf("node properties: none in this matrix (cloudaware-matrix 1): the cost model "
+                        "takes one message at a time per node\n");
+        }
     }
     if (fmt != "text") {
         std::fprintf(stderr, "%s\n", times);
@@ -541,7 +572,8 @@ int cmd_plan(const Args &a)
         }
     }
     if (a.has("slots")) {
-        // messages a node sends and receives at once in the cost model (0 = unlimited)
+        // messages a node sends and receives at once in the cost model (0 = unlimited,
+        // -1 = measured: the flow model with the matrix's node properties, the default)
         pp.cost.node_send_slots = pp.cost.node_recv_slots = static_cast<int>(parse_int(a.get("slots"), "slots"));
     }
     if (a.has("segment")) {

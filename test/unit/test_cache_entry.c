@@ -101,6 +101,35 @@ START_TEST(values_follow_the_node_set)
 }
 END_TEST
 
+/* Node properties follow the node set like the pairs; an entry without them (written by an
+ * older version, cloudaware-matrix 1) is refused with a message saying so, and the content of
+ * an entry with them is version 2. */
+START_TEST(node_properties_follow_the_node_set)
+{
+    cacore_matrix_t *m = tu_matrix(3, lat_ij, bw_ij, NULL);
+    const char *hosts[3] = {"n2", "n0", "n1"};
+    double props[9] = {1e6, 0, 1e-5, 2e6, 3e6, 2e-5, 0, 0, 3e-5}, got[9];
+    char err[256], *text = NULL;
+    size_t len = 0;
+
+    ck_assert_int_eq(cacore_cache_entry_node_props(m, 3, hosts, got, err, sizeof err),
+                     CACORE_ERR_FORMAT);
+    ck_assert_ptr_nonnull(strstr(err, "older version"));
+    ck_assert_int_eq(cacore_matrix_set_node_props(m, props, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_cache_entry_node_props(m, 3, hosts, got, err, sizeof err), CACORE_OK);
+    for (int k = 0; k < 3; k++) {
+        ck_assert(got[k] == props[6 + k]);       /* n2 first */
+        ck_assert(got[3 + k] == props[k]);       /* then n0 */
+        ck_assert(got[6 + k] == props[3 + k]);   /* then n1 */
+    }
+    ck_assert_int_eq(cacore_cache_entry_format(m, 42, &text, &len, err, sizeof err), CACORE_OK);
+    ck_assert_ptr_nonnull(strstr(text, "\ncloudaware-matrix 2\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\nnode_overhead_s\n"));
+    free(text);
+    cacore_matrix_free(m);
+}
+END_TEST
+
 /* A hash collision or a hand-edited file: the host set differs, nothing is used. */
 START_TEST(other_host_sets_are_rejected)
 {
@@ -167,6 +196,7 @@ int main(void)
     tcase_add_test(tc, entry_and_temp_names);
     tcase_add_test(tc, age_rule);
     tcase_add_test(tc, values_follow_the_node_set);
+    tcase_add_test(tc, node_properties_follow_the_node_set);
     tcase_add_test(tc, other_host_sets_are_rejected);
     tcase_add_test(tc, content_round_trips);
     suite_add_tcase(s, tc);

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * test_cost.c - the cost model: monotone in message size, sensitive to the things it claims to
- * model (slow links, one message per node port, two-way exchanges on TCP), and it ranks a
+ * model (slow links, one message per node port, two-way exchanges on TCP, node capacities shared
+ * max-min fairly and per-message overhead in the flow model), and it ranks a
  * cloudaware plan below the binomial baseline on a racked network. */
 #include <math.h>
 #include "test_util.h"
@@ -167,6 +168,126 @@ START_TEST(concurrent_linear_shares_node_links)
 }
 END_TEST
 
+/* The flow model (slots -1, the default, with measured node properties): a flat broadcast of
+ * 1 MB from node 0 to three nodes over pairs of 1 MB/s each. The three messages share node 0's
+ * egress capacity: with none seen they run side by side (1 s, as independent pipes); a NIC of
+ * 1 MB/s carries them one third each (3 s, as one slot); 2 MB/s gives 1.5 s. Without node
+ * properties the default is one slot (3 s), the model of a matrix file of version 1. */
+static double flat_bcast(cacore_matrix_t *m, const double *props, int slots)
+{
+    int rank_node[4] = {0, 1, 2, 3};
+    cacore_plan_params_t pp;
+    cacore_plan_params_default(&pp);
+    pp.algo = CACORE_ALGO_COOL;
+    pp.pattern[0] = pp.pattern[1] = pp.pattern[2] = CACORE_PAT_FLAT;
+    if (slots >= 0) {
+        pp.cost.node_send_slots = pp.cost.node_recv_slots = slots;
+    }
+    cacore_plan_t *p = NULL;
+    char err[256];
+    ck_assert_int_eq(cacore_matrix_set_node_props(m, props, err, sizeof err), CACORE_OK);
+    ck_assert_msg(cacore_plan_build(m, 4, rank_node, CACORE_COLL_BCAST, 0, 1000000, 1000, &pp, &p,
+                                    err, sizeof err) == CACORE_OK, "%s", err);
+    double t = 0;
+    ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, 1000000, &pp.cost, &t, err, sizeof err),
+                     CACORE_OK);
+    cacore_plan_free(p);
+    return t;
+}
+
+START_TEST(flow_model_shares_node_egress)
+{
+    cacore_matrix_t *m = tu_matrix(4, two_lat, two_bw, NULL);
+    double props[4 * CACORE_NODE_VALUES] = {0};
+    ck_assert_double_eq_tol(flat_bcast(m, NULL, -1), 3.0, 1e-6);
+    ck_assert_double_eq_tol(flat_bcast(m, props, -1), 1.0, 1e-6);
+    props[CACORE_NODE_EGRESS] = 1e6;
+    ck_assert_double_eq_tol(flat_bcast(m, props, -1), 3.0, 1e-6);
+    props[CACORE_NODE_EGRESS] = 2e6;
+    ck_assert_double_eq_tol(flat_bcast(m, props, -1), 1.5, 1e-6);
+    /* A configured slot count overrides the measurements. */
+    ck_assert_double_eq_tol(flat_bcast(m, props, 0), 1.0, 1e-6);
+    ck_assert_double_eq_tol(flat_bcast(m, props, 1), 3.0, 1e-6);
+    /* Receivers' ingress caps: node 3 takes 0.25 MB/s, so its message takes 4 s; the other two
+     * then get the egress left (1.75 MB/s of 2, capped by their pairs at 1 MB/s each): 1 s. */
+    props[3 * CACORE_NODE_VALUES + CACORE_NODE_INGRESS] = 2.5e5;
+    ck_assert_double_eq_tol(flat_bcast(m, props, -1), 4.0, 1e-6);
+    cacore_matrix_free(m);
+}
+END_TEST
+
+/* Max-min fairness when a flow is held below its share elsewhere: node 0 (egress 1 MB/s) sends
+ * to nodes 1, 2 and 3; node 1 can receive only 0.1 MB/s. Nodes 2 and 3 share the remaining
+ * 0.9 MB/s (0.45 each) until they finish at 1/0.45 s; node 1's message still needs 10 s. The
+ * linear scatter (one message per rank, all posted at once) shows it. */
+START_TEST(flow_model_is_max_min_fair)
+{
+    cacore_matrix_t *m = tu_matrix(4, two_lat, two_bw, NULL);
+    double props[4 * CACORE_NODE_VALUES] = {0};
+    int rank_node[4] = {0, 1, 2, 3};
+    char err[256];
+    props[CACORE_NODE_EGRESS] = 1e6;
+    props[CACORE_NODE_VALUES + CACORE_NODE_INGRESS] = 1e5;
+    ck_assert_int_eq(cacore_matrix_set_node_props(m, props, err, sizeof err), CACORE_OK);
+    cacore_plan_params_t pp;
+    cacore_plan_params_default(&pp);
+    pp.algo = CACORE_ALGO_LINEAR;
+    pp.cost.copy_Bps = 1e15;
+    cacore_plan_t *p = NULL;
+    ck_assert_msg(cacore_plan_build(m, 4, rank_node, CACORE_COLL_SCATTER, 0, 1000000, 1000, &pp,
+                                    &p, err, sizeof err) == CACORE_OK, "%s", err);
+    double t = 0;
+    ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, 1000000, &pp.cost, &t, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_double_eq_tol(t, 10.0, 1e-6);
+    /* Without node 1's cap the three share 1 MB/s: 3 s. */
+    props[CACORE_NODE_VALUES + CACORE_NODE_INGRESS] = 0;
+    ck_assert_int_eq(cacore_matrix_set_node_props(m, props, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, 1000000, &pp.cost, &t, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_double_eq_tol(t, 3.0, 1e-6);
+    cacore_plan_free(p);
+    cacore_matrix_free(m);
+}
+END_TEST
+
+/* Per-message overhead: a flat broadcast of 1 byte from node 0 (overhead 1 ms) to three nodes
+ * (latency 0, 1 MB/s): the third send leaves 2 ms after the first, so the broadcast ends at
+ * 2 ms + 1 us (the byte). With overhead 0: 1 us. Invalid values are refused. */
+START_TEST(flow_model_pays_per_message_overhead)
+{
+    cacore_matrix_t *m = tu_matrix(4, two_lat, two_bw, NULL);
+    double props[4 * CACORE_NODE_VALUES] = {0};
+    int rank_node[4] = {0, 1, 2, 3};
+    char err[256];
+    cacore_plan_params_t pp;
+    cacore_plan_params_default(&pp);
+    pp.algo = CACORE_ALGO_COOL;
+    pp.pattern[0] = pp.pattern[1] = pp.pattern[2] = CACORE_PAT_FLAT;
+    cacore_plan_t *p = NULL;
+    ck_assert_msg(cacore_plan_build(m, 4, rank_node, CACORE_COLL_BCAST, 0, 1, 1, &pp, &p, err,
+                                    sizeof err) == CACORE_OK, "%s", err);
+    double t = 0;
+    for (int k = 0; k < 2; ++k) {
+        props[CACORE_NODE_OVERHEAD] = k ? 1e-3 : 0.0;
+        ck_assert_int_eq(cacore_matrix_set_node_props(m, props, err, sizeof err), CACORE_OK);
+        ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, 1, &pp.cost, &t, err, sizeof err),
+                         CACORE_OK);
+        ck_assert_double_eq_tol(t, (k ? 2e-3 : 0.0) + 1e-6, 1e-9);
+    }
+    props[CACORE_NODE_OVERHEAD] = -1;
+    ck_assert_int_eq(cacore_matrix_set_node_props(m, props, err, sizeof err), CACORE_ERR_ARG);
+    props[CACORE_NODE_OVERHEAD] = 0;
+    props[CACORE_NODE_EGRESS] = 0.5;   /* below 1 B/s: neither a capacity nor 0 */
+    ck_assert_int_eq(cacore_matrix_set_node_props(m, props, err, sizeof err), CACORE_ERR_ARG);
+    double got[CACORE_NODE_VALUES];
+    ck_assert_int_eq(cacore_matrix_node_props(m, 0, got), 1);   /* unchanged by the refusals */
+    ck_assert_double_eq(got[CACORE_NODE_OVERHEAD], 1e-3);
+    cacore_plan_free(p);
+    cacore_matrix_free(m);
+}
+END_TEST
+
 START_TEST(cloudaware_beats_binomial_on_racks)
 {
     cacore_matrix_t *m = tu_matrix(16, rk_lat, rk_bw, NULL);
@@ -203,6 +324,9 @@ int main(void)
     tcase_add_test(tc, two_way_exchange_costs_the_sum);
     tcase_add_test(tc, node_ports_serialise_sends);
     tcase_add_test(tc, concurrent_linear_shares_node_links);
+    tcase_add_test(tc, flow_model_shares_node_egress);
+    tcase_add_test(tc, flow_model_is_max_min_fair);
+    tcase_add_test(tc, flow_model_pays_per_message_overhead);
     tcase_add_test(tc, cloudaware_beats_binomial_on_racks);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);

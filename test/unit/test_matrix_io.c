@@ -174,11 +174,55 @@ START_TEST(round_trip_is_exact_and_private)
 }
 END_TEST
 
+/* Version 2: node properties after the bandwidth block, kept exactly through a write and a read;
+ * a matrix without them is written as version 1 (what older readers and the lab know). */
+START_TEST(node_properties_round_trip)
+{
+    const char *path = tu_write_temp(GOOD);
+    cacore_matrix_t *m = NULL, *m2 = NULL;
+    char err[256], out[64], line[256];
+    double props[2 * CACORE_NODE_VALUES] = {1.25e6, 0, 3.1e-5, 0, 5e7, 1.7e-5}, got[3];
+    ck_assert_int_eq(cacore_matrix_read_file(path, &m, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_matrix_node_props(m, 0, got), 0);
+    ck_assert_int_eq(cacore_matrix_set_node_props(m, props, err, sizeof err), CACORE_OK);
+    snprintf(out, sizeof out, "%s.out", path);
+    ck_assert_msg(cacore_matrix_write_file(m, out, err, sizeof err) == CACORE_OK, "%s", err);
+    FILE *f = fopen(out, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "cloudaware-matrix 2\n");
+    fclose(f);
+    ck_assert_msg(cacore_matrix_read_file(out, &m2, err, sizeof err) == CACORE_OK, "%s", err);
+    for (int i = 0; i < 2; ++i) {
+        ck_assert_int_eq(cacore_matrix_node_props(m2, i, got), 1);
+        for (int k = 0; k < CACORE_NODE_VALUES; ++k) {
+            ck_assert_double_eq(got[k], props[i * CACORE_NODE_VALUES + k]);
+        }
+    }
+    ck_assert_uint_eq(cacore_matrix_digest(m), cacore_matrix_digest(m2));
+    /* The digest covers them; removing them writes version 1 again. */
+    ck_assert_int_eq(cacore_matrix_set_node_props(m, NULL, err, sizeof err), CACORE_OK);
+    ck_assert_uint_ne(cacore_matrix_digest(m), cacore_matrix_digest(m2));
+    ck_assert_msg(cacore_matrix_write_file(m, out, err, sizeof err) == CACORE_OK, "%s", err);
+    f = fopen(out, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "cloudaware-matrix 1\n");
+    fclose(f);
+    cacore_matrix_free(m2);
+    cacore_matrix_free(m);
+    unlink(path);
+    unlink(out);
+}
+END_TEST
+
 START_TEST(malformed_files_are_rejected)
 {
     expect_error("", CACORE_ERR_FORMAT, 0, "unexpected end of file");
     expect_error("hello 1\n", CACORE_ERR_FORMAT, 1, "not a matrix file");
-    expect_error(good_with_line(2, "cloudaware-matrix 2"), CACORE_ERR_FORMAT, 2, "version");
+    expect_error(good_with_line(2, "cloudaware-matrix 3"), CACORE_ERR_FORMAT, 2, "version");
+    /* version 2 requires the node rows after bandwidth_Bps */
+    expect_error(good_with_line(2, "cloudaware-matrix 2"), CACORE_ERR_FORMAT, 13, "node_egress_Bps");
     expect_error(good_with_line(3, "nodes 0"), CACORE_ERR_FORMAT, 3, "out of range");
     expect_error(good_with_line(3, "nodes -4"), CACORE_ERR_FORMAT, 3, "out of range");
     expect_error(good_with_line(3, "nodes 99999999"), CACORE_ERR_FORMAT, 3, "out of range");
@@ -486,6 +530,7 @@ int main(void)
     tcase_add_test(tc, good_file_parses);
     tcase_add_test(tc, documented_example_parses);
     tcase_add_test(tc, round_trip_is_exact_and_private);
+    tcase_add_test(tc, node_properties_round_trip);
     tcase_add_test(tc, malformed_files_are_rejected);
     tcase_add_test(tc, numbers_read_as_strtod);
     tcase_add_test(tc, missing_file_and_bad_arguments);

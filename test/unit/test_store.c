@@ -271,6 +271,43 @@ START_TEST(merge_of_a_matrix)
 }
 END_TEST
 
+/* Node properties are learnt per host like pairs: merged for the flagged hosts only, found by
+ * any later lookup naming the host, replaced by a later merge; a matrix brings its own; invalid
+ * values change nothing. */
+START_TEST(node_properties_per_host)
+{
+    cacore_store_t *s = new_store();
+    const char *ab[] = {"a", "b"}, *cba[] = {"c", "b", "a"};
+    double p[3 * CACORE_NODE_VALUES] = {1e6, 2e6, 1e-5, 3e6, 0, 2e-5}, q[3 * CACORE_NODE_VALUES];
+    unsigned char known[3] = {1, 0}, k[3];
+    size_t nknown = 0;
+    char err[256];
+    ck_assert_int_eq(cacore_store_merge_nodes(s, 2, ab, p, known, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_store_lookup_nodes(s, 3, cba, q, k, &nknown, err, sizeof err), CACORE_OK);
+    ck_assert_uint_eq(nknown, 1);
+    ck_assert(!k[0] && !k[1] && k[2]);
+    ck_assert_double_eq(q[2 * CACORE_NODE_VALUES + CACORE_NODE_INGRESS], 2e6);
+    ck_assert_double_eq(q[CACORE_NODE_VALUES + CACORE_NODE_EGRESS], 0);
+    p[CACORE_NODE_OVERHEAD] = -1;   /* invalid: nothing changes */
+    known[1] = 1;
+    ck_assert_int_eq(cacore_store_merge_nodes(s, 2, ab, p, known, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_store_lookup_nodes(s, 3, cba, q, k, &nknown, err, sizeof err), CACORE_OK);
+    ck_assert_uint_eq(nknown, 1);
+    ck_assert_double_eq(q[2 * CACORE_NODE_VALUES + CACORE_NODE_OVERHEAD], 1e-5);
+    cacore_matrix_t *m = tu_matrix(5, lat_fn, bw_fn, NULL);
+    double mp[5 * CACORE_NODE_VALUES] = {0};
+    mp[CACORE_NODE_OVERHEAD] = 7e-6;   /* host n0 */
+    ck_assert_int_eq(cacore_matrix_set_node_props(m, mp, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_store_merge_matrix(s, m, err, sizeof err), CACORE_OK);
+    const char *n0[] = {"n0"};
+    ck_assert_int_eq(cacore_store_lookup_nodes(s, 1, n0, q, k, &nknown, err, sizeof err), CACORE_OK);
+    ck_assert(k[0]);
+    ck_assert_double_eq(q[CACORE_NODE_OVERHEAD], 7e-6);
+    cacore_matrix_free(m);
+    cacore_store_free(s);
+}
+END_TEST
+
 /* Many hosts learnt a pair at a time, as sliding windows of 2 (a chain h0-h1-...-h(N-1)): the
  * store grows without losing pairs, and a lookup of all N knows exactly the 2(N-1) chain pairs.
  * (The component's old store kept capacity^2 entries in int arithmetic; this one keeps rows.) */
@@ -316,6 +353,7 @@ int main(void)
     TCase *tc = tcase_create("store");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, hand_made_example);
+    tcase_add_test(tc, node_properties_per_host);
     tcase_add_test(tc, merge_overlapping_host_sets);
     tcase_add_test(tc, lookup_of_subsets_and_unknown_hosts);
     tcase_add_test(tc, bad_merges_change_nothing);

@@ -91,7 +91,8 @@ typedef struct mca_coll_cloudaware_component_t {
     int large_message;           /* bytes from which messages may be pipelined */
     double k;                    /* discretization factor of the hierarchy */
     int t_span;                  /* span threshold of the hierarchy */
-    int model_slots;             /* cost model: messages a node sends/receives at once; 0 = any */
+    int model_slots;             /* cost model: messages a node sends/receives at once; 0 = any,
+                                    -1 = measured (flow model) */
     /* live trial (coll_cloudaware_trial.c) */
     int trial_calls;             /* blocking calls per variant; 0 = no trials */
     double trial_margin;         /* the plan keeps a class only when this much faster */

@@ -154,7 +154,7 @@ static int entry_open(int dirfd, const char *name, char *why, size_t whylen)
 }
 
 bool mca_coll_cloudaware_cache_load(int n, char *const *hosts, uint64_t key, double *L, double *B,
-                                    unsigned char *known, char *why, size_t whylen)
+                                    unsigned char *known, double *P, char *why, size_t whylen)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     char name[CACORE_CACHE_NAME_MAX], fdpath[64], err[512];
@@ -190,8 +190,14 @@ bool mca_coll_cloudaware_cache_load(int n, char *const *hosts, uint64_t key, dou
     }
     st = cacore_cache_entry_values(mx, n, (const char *const *) hosts, L, B, known, err,
                                    sizeof(err));
+    if (CACORE_OK == st) {
+        /* An entry of an older version has no node properties: measured again. */
+        st = cacore_cache_entry_node_props(mx, n, (const char *const *) hosts, P, err,
+                                           sizeof(err));
+    }
     cacore_matrix_free(mx);
     if (CACORE_OK != st) {
+        memset(known, 0, (size_t) n * (size_t) n);   /* none of it is used */
         snprintf(why, whylen, "cache entry %s/%s %s", c->cache_dir, name, err);
         return false;
     }

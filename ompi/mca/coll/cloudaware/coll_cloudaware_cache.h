@@ -19,11 +19,12 @@
 
 BEGIN_C_DECLS
 
-/* Loads the cache entry of the node set (hosts sorted, key its node-set key) into L/B/known.
- * Returns true on a usable entry; otherwise false, with why set ("" when there simply is no
+/* Loads the cache entry of the node set (hosts sorted, key its node-set key) into L/B/known and
+ * its node properties into P (CACORE_NODE_VALUES per node). An entry without node properties
+ * (written by an older version, `cloudaware-matrix 1`) is not usable. Returns true on a usable entry; otherwise false, with why set ("" when there simply is no
  * entry; why starts with "cache directory" when the directory itself is refused). */
 bool mca_coll_cloudaware_cache_load(int n, char *const *hosts, uint64_t key, double *L, double *B,
-                                    unsigned char *known, char *why, size_t whylen);
+                                    unsigned char *known, double *P, char *why, size_t whylen);
 /* Writes the entry atomically (directory 0700, entry 0600), replacing whatever unusable file
  * (symbolic link, FIFO, corrupt or foreign entry) holds its name; removes leftover temporary
  * files of crashed writers. true without a cache directory; false + why on failure. */

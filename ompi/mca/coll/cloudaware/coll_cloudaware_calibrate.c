@@ -67,7 +67,8 @@ static int nfailed_keys = 0;
 enum { START_READY = 0, START_MEASURE = 1, START_FAIL = 2 };
 enum { VERDICT_READY = 0, VERDICT_FAIL = 1 };
 
-/* The start message: this header, then L[nn], B[nn] (doubles), known[nn] (bytes). */
+/* The start message: this header, then L[nn], B[nn], P[3n] (doubles), known[nn], pknown[n]
+ * (bytes). P = node properties (CACORE_NODE_VALUES per node). */
 typedef struct {
     uint32_t magic;
     uint32_t action;
@@ -79,7 +80,8 @@ typedef struct {
     char cause[256];   /* START_FAIL */
 } start_hdr_t;
 
-/* A report: this header, then (leaders after MEASURE, meas >= 0) lat[n], bw[n]. */
+/* A report: this header, then (leaders after MEASURE, meas >= 0) lat[n], bw[n] and the node's
+ * properties node[CACORE_NODE_VALUES] (measured when node_todo says so). */
 typedef struct {
     mca_coll_cloudaware_msg_t msg;
     int32_t rank;
@@ -90,7 +92,7 @@ typedef struct {
     uint64_t rules_digest;
 } report_t;
 
-/* The verdict: this header, then (has_matrix) L[nn], B[nn]. */
+/* The verdict: this header, then (has_matrix) L[nn], B[nn], P[3n]. */
 typedef struct {
     mca_coll_cloudaware_msg_t msg;
     int32_t verdict;
@@ -118,11 +120,12 @@ typedef struct {
     char *start_msg;
     size_t start_len;
     start_hdr_t *h;
-    double *L, *B;
-    unsigned char *known;
+    double *L, *B, *P;
+    unsigned char *known, *pknown;
     /* after the start */
-    unsigned char *todo;
+    unsigned char *todo, *node_todo;
     size_t measured;            /* pairs to measure */
+    int nodes_measured;         /* nodes whose properties are measured */
     report_t *report;           /* this rank's report: heap, or emergency_report */
     size_t report_len;
     verdict_t *verdict;         /* room for a READY verdict with the matrix */
@@ -224,6 +227,8 @@ void mca_coll_cloudaware_netview_free(mca_coll_cloudaware_netview_t *net)
 static void summary(calib_t *x, double elapsed)
 {
     cacore_calib_summary_t s = cacore_calib_summarize(x->n, x->L, x->B);
+    char props[1024];
+    size_t used = 0;
 
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, mca_coll_cloudaware_component.output,
                         "coll:cloudaware: calibration summary for %s: %d nodes, %zu of %zu pairs "
@@ -234,6 +239,23 @@ static void summary(calib_t *x, double elapsed)
                         s.latency_median_s * 1e6, s.latency_max_s * 1e6,
                         s.bandwidth_min_Bps / 1e6, s.bandwidth_median_Bps / 1e6,
                         s.bandwidth_max_Bps / 1e6, s.asymmetric, s.pairs);
+    /* Node properties: egress/ingress capacity in MB/s (- = no cap seen), overhead in us. */
+    props[0] = '\0';
+    for (int i = 0; i < x->n && used < sizeof(props) - 64; i++) {
+        const double *p = x->P + (size_t) CACORE_NODE_VALUES * i;
+        char e[24], in[24];
+        snprintf(e, sizeof(e), p[CACORE_NODE_EGRESS] > 0 ? "%.3g" : "-",
+                 p[CACORE_NODE_EGRESS] / 1e6);
+        snprintf(in, sizeof(in), p[CACORE_NODE_INGRESS] > 0 ? "%.3g" : "-",
+                 p[CACORE_NODE_INGRESS] / 1e6);
+        used += (size_t) snprintf(props + used, sizeof(props) - used, "%s%s %s/%s/%.1f",
+                                  i ? "; " : "", x->map->hosts[i], e, in,
+                                  p[CACORE_NODE_OVERHEAD] * 1e6);
+    }
+    opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, mca_coll_cloudaware_component.output,
+                        "coll:cloudaware: calibration nodes of %s (%d measured; egress/ingress "
+                        "capacity MB/s, - = no cap seen / per-message overhead us): %s",
+                        x->comm->c_name, x->nodes_measured, props);
 }
 
 /* Rank 0's view of the node set: the store, then (for what is missing) the cache and, for
@@ -249,12 +271,14 @@ static void root_view(calib_t *x)
     bool warn_gap = false;
     char why[1024];
 
-    have = mca_coll_cloudaware_store_lookup(n, map->hosts, x->L, x->B, x->known);
+    have = mca_coll_cloudaware_store_lookup(n, map->hosts, x->L, x->B, x->known, x->P,
+                                            x->pknown);
     snprintf(h->source, sizeof(h->source), "this process's store");
     if (have < all) {
-        if (mca_coll_cloudaware_cache_load(n, map->hosts, map->key, x->L, x->B, x->known, why,
-                                           sizeof(why))) {
+        if (mca_coll_cloudaware_cache_load(n, map->hosts, map->key, x->L, x->B, x->known, x->P,
+                                           why, sizeof(why))) {
             have = all;
+            memset(x->pknown, 1, (size_t) n);
             OPAL_THREAD_LOCK(&calib_lock);
             mca_coll_cloudaware_calib_stats.cache_hits++;
             OPAL_THREAD_UNLOCK(&calib_lock);
@@ -262,7 +286,8 @@ static void root_view(calib_t *x)
             opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                                 "coll:cloudaware: calibration: cache hit for %d nodes (key "
                                 "%016llx)", n, (unsigned long long) map->key);
-            (void) mca_coll_cloudaware_store_merge(n, map->hosts, x->L, x->B, x->known);
+            (void) mca_coll_cloudaware_store_merge(n, map->hosts, x->L, x->B, x->known, x->P,
+                                                   x->pknown);
         } else if ('\0' != why[0]) {
             char tail[1100];
             snprintf(tail, sizeof(tail), "%s; %s", why,
@@ -339,8 +364,11 @@ static void step_start(calib_t *x)
     size_t rootlen;
     int rc;
 
-    /* hdr + nn * (2 doubles + 1 byte): overflow-checked (n is at most the communicator size) */
+    /* hdr + nn * (2 doubles + 1 byte) + n * (3 doubles + 1 byte): overflow-checked (n is at
+     * most the communicator size) */
     if (!size_muladd(x->nn, 2 * sizeof(double) + 1, sizeof(start_hdr_t), &x->start_len)
+        || !size_muladd((size_t) x->n, CACORE_NODE_VALUES * sizeof(double) + 1, x->start_len,
+                        &x->start_len)
         || mca_coll_cloudaware_test_fail_here(CACORE_FAIL_START_ALLOC)
         || NULL == (x->start_msg = calloc(1, x->start_len))) {
         local_failure(x, CACORE_FAIL_START_ALLOC);
@@ -348,7 +376,9 @@ static void step_start(calib_t *x)
         x->h = (start_hdr_t *) x->start_msg;
         x->L = (double *) (x->start_msg + sizeof(start_hdr_t));
         x->B = x->L + x->nn;
-        x->known = (unsigned char *) (x->B + x->nn);
+        x->P = x->B + x->nn;
+        x->known = (unsigned char *) (x->P + (size_t) CACORE_NODE_VALUES * x->n);
+        x->pknown = x->known + x->nn;
     }
     if (0 == x->map->my_rank) {
         x->epoch = new_epoch();
@@ -394,8 +424,11 @@ static void step_prepare(calib_t *x)
         return;
     }
     if (!size_muladd(x->nn, 2 * sizeof(double), sizeof(verdict_t), &x->verdict_cap)
+        || !size_muladd((size_t) n, CACORE_NODE_VALUES * sizeof(double), x->verdict_cap,
+                        &x->verdict_cap)
         || mca_coll_cloudaware_test_fail_here(CACORE_FAIL_ALLOC)
         || NULL == (x->todo = calloc(x->nn > 0 ? x->nn : 1, 1))
+        || NULL == (x->node_todo = calloc((size_t) n, 1))
         || NULL == (x->verdict = malloc(x->verdict_cap))) {
         local_failure(x, CACORE_FAIL_ALLOC);
         return;
@@ -410,6 +443,12 @@ static void step_prepare(calib_t *x)
                 x->measured++;
             }
         }
+    }
+    /* Node properties are measured along with pairs, for the nodes that lack them; a node set
+     * whose pairs are all known (a matrix file of version 1) does not measure for them. */
+    for (int i = 0; i < n; i++) {
+        x->node_todo[i] = !x->pknown[i];
+        x->nodes_measured += x->node_todo[i];
     }
     if (0 == x->map->my_rank) {
         mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
@@ -431,7 +470,8 @@ static void step_measure_and_report(calib_t *x)
     size_t len = sizeof(report_t);
     report_t *r;
 
-    if (row && !size_muladd((size_t) x->n, 2 * sizeof(double), sizeof(report_t), &len)) {
+    if (row && !size_muladd((size_t) 2 * x->n + CACORE_NODE_VALUES, sizeof(double),
+                            sizeof(report_t), &len)) {
         len = sizeof(report_t);
         row = false;
         local_failure(x, CACORE_FAIL_REPORT);
@@ -453,7 +493,9 @@ static void step_measure_and_report(calib_t *x)
         mca_coll_cloudaware_row_t mrow;
         mrow.lat = (double *) (r + 1);
         mrow.bw = mrow.lat + x->n;
-        mca_coll_cloudaware_measure(x->comm, map, x->todo, x->measure_deadline, &mrow);
+        mrow.node = mrow.bw + x->n;
+        mca_coll_cloudaware_measure(x->comm, map, x->todo, x->node_todo, x->measure_deadline,
+                                    &mrow);
         if (CACORE_MEAS_NOMEM == mrow.status) {
             local_failure(x, CACORE_FAIL_MEASURE);
         }
@@ -535,9 +577,29 @@ static void decide(calib_t *x, report_t **rep, verdict_t *v, size_t *vlen)
                 x->known[i * n + j] = 1;
             }
         }
+        for (size_t i = 0; i < (size_t) n; i++) {
+            const double *node = (const double *) (rep[map->leaders[i]] + 1) + 2 * n;
+            double *P = x->P + CACORE_NODE_VALUES * i;
+            if (!x->node_todo[i]) {
+                continue;
+            }
+            for (int k = 0; k < CACORE_NODE_VALUES; k++) {
+                P[k] = node[k];
+            }
+            /* The core's ranges (cacore_matrix_set_node_props): capacities 0 or 1..1e15 B/s. */
+            if (!(isfinite(P[0]) && (0 == P[0] || (P[0] >= 1 && P[0] <= 1e15)) && isfinite(P[1])
+                  && (0 == P[1] || (P[1] >= 1 && P[1] <= 1e15)) && isfinite(P[2]) && P[2] >= 0
+                  && P[2] <= 1e3)) {
+                snprintf(cause, clen, "invalid node capacity or overhead measured on node %s",
+                         map->hosts[i]);
+                return;
+            }
+            x->pknown[i] = 1;
+        }
         v->has_matrix = 1;
         memcpy(v + 1, x->L, sizeof(double) * x->nn);
         memcpy((double *) (v + 1) + x->nn, x->B, sizeof(double) * x->nn);
+        memcpy((double *) (v + 1) + 2 * x->nn, x->P, sizeof(double) * CACORE_NODE_VALUES * n);
         *vlen = x->verdict_cap;
     }
     v->verdict = VERDICT_READY;
@@ -549,7 +611,8 @@ static verdict_t *step_coordinate(calib_t *x)
 {
     const mca_coll_cloudaware_nodemap_t *map = x->map;
     int nr = map->nranks;
-    size_t leader_cap = sizeof(report_t) + 2 * sizeof(double) * (size_t) x->n, vlen = 0;
+    size_t leader_cap = sizeof(report_t)
+                        + sizeof(double) * (2 * (size_t) x->n + CACORE_NODE_VALUES), vlen = 0;
     mca_coll_cloudaware_recv_t *recvs = calloc((size_t) nr, sizeof(*recvs));
     report_t **rep = calloc((size_t) nr, sizeof(report_t *));
     verdict_t *v = (NULL != x->verdict && 0 == x->local) ? x->verdict : NULL;
@@ -754,13 +817,22 @@ static void step_apply(calib_t *x, const verdict_t *v)
     if (v->has_matrix && !root) {
         memcpy(x->L, v + 1, sizeof(double) * x->nn);
         memcpy(x->B, (const double *) (v + 1) + x->nn, sizeof(double) * x->nn);
+        memcpy(x->P, (const double *) (v + 1) + 2 * x->nn,
+               sizeof(double) * CACORE_NODE_VALUES * n);
         for (size_t i = 0; i < (size_t) n; i++) {
             for (size_t j = 0; j < (size_t) n; j++) {
                 if (x->todo[i * n + j]) {
                     x->known[i * n + j] = 1;
                 }
             }
+            if (x->node_todo[i]) {
+                x->pknown[i] = 1;
+            }
         }
+    }
+    bool all_props = true;
+    for (int i = 0; i < n; i++) {
+        all_props = all_props && x->pknown[i];
     }
     for (size_t i = 0; i < (size_t) n; i++) {
         x->L[i * n + i] = 0.0;
@@ -775,8 +847,24 @@ static void step_apply(calib_t *x, const verdict_t *v)
         ompi_mpi_abort(x->comm, 1);
         return;
     }
+    /* Node properties only when every node has them (the model needs all or none); the values
+     * passed rank 0's range checks, so this fails only for want of memory: the same abort. */
+    if (all_props
+        && CACORE_OK != cacore_matrix_set_node_props(x->net->matrix, x->P, err, sizeof(err))) {
+        opal_output(0, "coll:cloudaware: error: calibration of %s: %s after every rank agreed "
+                    "on the node capacities; aborting rather than diverging", x->comm->c_name,
+                    err);
+        ompi_mpi_abort(x->comm, 1);
+        return;
+    }
     x->net->state = CLOUDAWARE_NET_READY;
-    (void) mca_coll_cloudaware_store_merge(n, x->map->hosts, x->L, x->B, x->known);
+    opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                        "coll:cloudaware: calibration of %s on rank %d: agreed matrix %016llx %s",
+                        x->comm->c_name, x->map->my_rank,
+                        (unsigned long long) cacore_matrix_digest(x->net->matrix),
+                        all_props ? "with node properties" : "without node properties");
+    (void) mca_coll_cloudaware_store_merge(n, x->map->hosts, x->L, x->B, x->known, x->P,
+                                           x->pknown);
     OPAL_THREAD_LOCK(&calib_lock);
     if (x->measured > 0) {
         mca_coll_cloudaware_calib_stats.measurements++;
@@ -830,6 +918,7 @@ static int calibrate(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t
         free(x.verdict);
     }
     free(x.todo);
+    free(x.node_todo);
     free(x.start_msg);
     return OMPI_SUCCESS;
 }

@@ -80,7 +80,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .large_message = 65536,
     .k = 4.0,
     .t_span = 1,
-    .model_slots = 1,
+    .model_slots = -1,
     .trial_calls = 3,
     .trial_margin = 0.05,
     .previous_model = CLOUDAWARE_PREVIOUS_AUTO,
@@ -317,8 +317,11 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  "negative: never rebalance).", OPAL_INFO_LVL_6, &c->t_span);
     register_int("model_slots",
                  "Cost model: how many messages a node sends, and receives, at the same time at "
-                 "full pair rate (default 1: a NIC-bound host, as on most cloud VMs; 0 = any "
-                 "number, for networks whose pairs are independent pipes, like the lab's).",
+                 "full pair rate. -1 (default) = measured: calibration measures each node's "
+                 "egress and ingress capacity and per-message overhead, and the cost model shares "
+                 "them among concurrent messages (flow model); a matrix without them (matrix file "
+                 "version 1) counts as 1. Overrides: 1 = a NIC-bound host; 0 = any number (pairs "
+                 "are independent pipes, like the lab's).",
                  OPAL_INFO_LVL_6, &c->model_slots);
     register_int("trial_calls",
                  "Live trial: the first blocking calls of each collective, root and size class "
@@ -399,10 +402,10 @@ static int cloudaware_open(void)
         opal_output(0, "coll:cloudaware: coll_cloudaware_k=%g is invalid (> 1); using 4", c->k);
         c->k = 4.0;
     }
-    if (c->model_slots < 0) {
-        opal_output(0, "coll:cloudaware: coll_cloudaware_model_slots=%d is invalid; using 1",
-                    c->model_slots);
-        c->model_slots = 1;
+    if (c->model_slots < -1) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_model_slots=%d is invalid; using -1 "
+                    "(measured)", c->model_slots);
+        c->model_slots = -1;
     }
     if (c->segment_size < 0 || c->large_message < 0) {
         opal_output(0, "coll:cloudaware: negative coll_cloudaware_segment_size or "

@@ -77,9 +77,9 @@ static void load_file(void)
 }
 
 size_t mca_coll_cloudaware_store_lookup(int n, char *const *hosts, double *L, double *B,
-                                        unsigned char *known)
+                                        unsigned char *known, double *P, unsigned char *pknown)
 {
-    size_t nknown = 0, nn = (size_t) (n > 0 ? n : 0) * (size_t) (n > 0 ? n : 0);
+    size_t nknown = 0, pk = 0, nn = (size_t) (n > 0 ? n : 0) * (size_t) (n > 0 ? n : 0);
     char err[256];
     int rc = CACORE_ERR_ARG;
 
@@ -88,9 +88,15 @@ size_t mca_coll_cloudaware_store_lookup(int n, char *const *hosts, double *L, do
     if (NULL != store) {
         rc = cacore_store_lookup(store, n, (const char *const *) hosts, L, B, known, &nknown,
                                  err, sizeof(err));
+        if (CACORE_OK == rc) {
+            rc = cacore_store_lookup_nodes(store, n, (const char *const *) hosts, P, pknown, &pk,
+                                           err, sizeof(err));
+        }
     }
     OPAL_THREAD_UNLOCK(&store_lock);
     if (CACORE_OK != rc) {
+        memset(pknown, 0, (size_t) (n > 0 ? n : 0));
+        memset(P, 0, sizeof(double) * CACORE_NODE_VALUES * (size_t) (n > 0 ? n : 0));
         /* Nothing learnt yet, or the lookup failed (out of memory): nothing is known. */
         memset(known, 0, nn);
         memset(L, 0, sizeof(double) * nn);
@@ -101,7 +107,8 @@ size_t mca_coll_cloudaware_store_lookup(int n, char *const *hosts, double *L, do
 }
 
 int mca_coll_cloudaware_store_merge(int n, char *const *hosts, const double *L, const double *B,
-                                    const unsigned char *known)
+                                    const unsigned char *known, const double *P,
+                                    const unsigned char *pknown)
 {
     cacore_store_t *s;
     char err[256];
@@ -111,6 +118,10 @@ int mca_coll_cloudaware_store_merge(int n, char *const *hosts, const double *L, 
     if (NULL != (s = store_get())) {
         rc = cacore_store_merge(s, n, (const char *const *) hosts, L, B, known, err,
                                 sizeof(err));
+        if (CACORE_OK == rc) {
+            rc = cacore_store_merge_nodes(s, n, (const char *const *) hosts, P, pknown, err,
+                                          sizeof(err));
+        }
     }
     OPAL_THREAD_UNLOCK(&store_lock);
     if (CACORE_OK == rc) {

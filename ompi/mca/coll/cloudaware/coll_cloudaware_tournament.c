@@ -48,6 +48,7 @@
 #include "ompi_config.h"
 
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -170,15 +171,19 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* One latency pass: initiator pings, the other echoes. Returns status; *lat = median RTT/2. */
+/* One latency pass: initiator pings, the other echoes; then a burst of `reps` messages of the
+ * same size from the initiator, received one by one and acknowledged once. Returns status;
+ * *lat = median RTT/2, *gap = the software cost of one more message,
+ * (burst time - RTT) / reps (0 when the noise makes it negative). */
 static int latency_pass(meas_ctx_t *x, int peer_node, bool initiator, char *sbuf, char *rbuf,
-                        size_t bytes, int reps, double *samples, double *lat)
+                        size_t bytes, int reps, double *samples, double *lat, double *gap)
 {
+    double t0 = 0.0;
     int rc;
 
     for (int r = 0; r <= reps; r++) {   /* r == 0: warm-up (connection setup), not counted */
         if (initiator) {
-            double t0 = mca_coll_cloudaware_now();
+            t0 = mca_coll_cloudaware_now();
             rc = xfer(x, peer_node, sbuf, bytes, rbuf, bytes);
             if (CACORE_MEAS_OK != rc) {
                 return rc;
@@ -197,8 +202,20 @@ static int latency_pass(meas_ctx_t *x, int peer_node, bool initiator, char *sbuf
         qsort(samples, (size_t) reps, sizeof(double), compare_double);
         *lat = (reps % 2) ? samples[reps / 2]
                           : 0.5 * (samples[reps / 2 - 1] + samples[reps / 2]);
+        t0 = mca_coll_cloudaware_now();
     }
-    return CACORE_MEAS_OK;
+    for (int r = 0; r < reps; r++) {   /* the burst */
+        if (CACORE_MEAS_OK != (rc = initiator ? xfer(x, peer_node, sbuf, bytes, NULL, 0)
+                                                  : xfer(x, peer_node, NULL, 0, rbuf, bytes))) {
+            return rc;
+        }
+    }
+    rc = initiator ? xfer(x, peer_node, NULL, 0, rbuf, 1) : xfer(x, peer_node, sbuf, 1, NULL, 0);
+    if (CACORE_MEAS_OK == rc && initiator) {
+        double g = (mca_coll_cloudaware_now() - t0 - 2.0 * *lat) / reps;
+        *gap = g > 0.0 ? g : 0.0;
+    }
+    return rc;
 }
 
 /* One bulk transfer: sender sends bytes, receiver acks. Returns status; *bw (sender only) =
@@ -246,6 +263,207 @@ static double bandwidth_of(double *v, int reps, bool shared)
     return (reps % 2) ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
 }
 
+/* The m peers of node k in the capacity phase: the nodes with the highest rates in rate[]
+ * (rate[k] ignored; ties and unknown rates (0) by node index). */
+static int fan_peers(int n, int k, const double *rate, int *peers)
+{
+    int m = 0;
+
+    for (int j = 0; j < n; j++) {
+        if (j == k || (m == CLOUDAWARE_FAN_PEERS && !(rate[j] > rate[peers[m - 1]]))) {
+            continue;   /* itself, or not faster than the slowest of a full list */
+        }
+        int at = m < CLOUDAWARE_FAN_PEERS ? m++ : m - 1;   /* a full list drops its slowest */
+        for (; at > 0 && rate[j] > rate[peers[at - 1]]; at--) {
+            peers[at] = peers[at - 1];
+        }
+        peers[at] = j;
+    }
+    return m;
+}
+
+/* Splits `total` bytes over m peers in proportion to rate[peers[i]] (at least 8 bytes each, for
+ * the rate a chunk carries in front; the sum stays <= total when total >= 16 m). false when a
+ * rate is unknown. */
+static bool fan_split(int m, const int *peers, const double *rate, size_t total, size_t *chunk)
+{
+    double sum = 0.0;
+
+    for (int i = 0; i < m; i++) {
+        if (!(rate[peers[i]] > 0.0)) {
+            return false;
+        }
+        sum += rate[peers[i]];
+    }
+    for (int i = 0; i < m; i++) {
+        chunk[i] = 8 + (size_t) ((double) (total - 8 * (size_t) m) * rate[peers[i]] / sum);
+    }
+    return true;
+}
+
+/* A fan's capacity from its time t: without a node cap its flows end together after
+ * `expect` (each chunk at its pair's rate); clearly slower is a cap of the node, whose rate
+ * is bytes / t. 0 = no cap seen. */
+static double fan_cap(size_t bytes, double t, double expect)
+{
+    return (expect > 0.0 && expect < CLOUDAWARE_CAP_RATIO * t) ? (double) bytes / t : 0.0;
+}
+
+/* The capacity phase (docs/calibration.md, "Node capacity and per-message overhead"): for every
+ * node k with node_todo[k], in node order and after a barrier of all leaders:
+ *   (1) egress: k sends its m fastest measured peers one chunk each at once, sized in proportion
+ *       to the pair rates (so that without a node cap all of them end together, after
+ *       total / sum of rates), and a zero-byte message to the other leaders; all acknowledge.
+ *   (2) ingress: k sends every leader a go message (the chunk size it is to send, 0 = none),
+ *       its m peers send their chunks at once, each with its measured rate to k in front.
+ * A fan that takes clearly longer than its pairs' rates allow measured a cap of the node:
+ * E (or I) = bytes / time. Peers are the fastest paths, the least likely to cross a shared
+ * uplink. Chunks total at most `total` bytes (one bulk transfer). */
+static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cloudaware_row_t *row,
+                      char *big, size_t total, char *scratch, char *syncs, char *syncr)
+{
+    int n = x->map->nnodes, me = x->map->my_node, rc, peers[CLOUDAWARE_FAN_PEERS];
+    /* scratch: 16 bytes for the go message (a size), and a byte for acknowledgements */
+    char *go = scratch, *ackr = scratch + 16;
+    ompi_request_t **reqs = calloc((size_t) n, sizeof(*reqs));
+    size_t *chunks = calloc((size_t) n, sizeof(size_t));
+
+    if (NULL == reqs || NULL == chunks) {
+        free(reqs);
+        free(chunks);
+        return CACORE_MEAS_NOMEM;
+    }
+    row->node[CACORE_NODE_EGRESS] = row->node[CACORE_NODE_INGRESS] = 0.0;
+    for (int k = 0; k < n; k++) {
+        if (!node_todo[k] || n < 3) {
+            continue;   /* with one peer a fan is a pair: nothing to tell apart */
+        }
+        if (CACORE_MEAS_OK != (rc = leader_barrier(x, syncs, syncr, &row->peer))) {
+            goto out;
+        }
+        if (k == me) {
+            size_t c[CLOUDAWARE_FAN_PEERS], bytes = 0, off = 0;
+            int m = fan_peers(n, me, row->bw, peers);
+            bool ok = fan_split(m, peers, row->bw, total, c);
+            double lat = 0.0, t0, t, expect = 0.0;
+
+            memset(chunks, 0, sizeof(size_t) * (size_t) n);
+            for (int i = 0; ok && i < m; i++) {
+                chunks[peers[i]] = c[i];
+                bytes += c[i];
+                expect = (double) c[i] / row->bw[peers[i]] > expect
+                             ? (double) c[i] / row->bw[peers[i]] : expect;
+                lat = row->lat[peers[i]] > lat ? row->lat[peers[i]] : lat;
+            }
+            /* Egress (zero-byte messages only, when a rate is unknown: the others still
+             * follow the protocol). */
+            t0 = mca_coll_cloudaware_now();
+            for (int j = 0; j < n; j++) {
+                reqs[j] = MPI_REQUEST_NULL;
+                if (j != me
+                    && OMPI_SUCCESS != MCA_PML_CALL(isend(big, chunks[j], MPI_BYTE,
+                                                          x->map->leaders[j],
+                                                          CLOUDAWARE_TAG_CALIBRATE,
+                                                          MCA_PML_BASE_SEND_STANDARD, x->comm,
+                                                          &reqs[j]))) {
+                    (void) wait_all(x, reqs, j);   /* the ones posted: done or parked */
+                    rc = CACORE_MEAS_ERROR;
+                    goto out;
+                }
+            }
+            if (CACORE_MEAS_OK != (rc = wait_all(x, reqs, n))) {
+                goto out;
+            }
+            for (int j = 0; j < n; j++) {   /* the acknowledgements */
+                if (j != me && CACORE_MEAS_OK != (rc = xfer(x, j, NULL, 0, ackr, 1))) {
+                    row->peer = j;
+                    goto out;
+                }
+            }
+            t = mca_coll_cloudaware_now() - t0;
+            t -= (lat < 0.5 * t) ? lat : 0.5 * t;
+            row->node[CACORE_NODE_EGRESS] = ok ? fan_cap(bytes, t, expect) : 0.0;
+            /* Ingress: the go messages (the chunk size), then the peers' chunks at successive
+             * offsets of big; the other leaders send zero bytes. Sizes follow this node's
+             * outbound rates (the inbound ones are the senders'); the test below uses the
+             * inbound rates the chunks carry. */
+            t0 = mca_coll_cloudaware_now();
+            for (int j = 0; j < n; j++) {
+                uint64_t sz = (uint64_t) chunks[j];
+                reqs[j] = MPI_REQUEST_NULL;
+                if (j == me) {
+                    continue;
+                }
+                memcpy(go, &sz, sizeof(sz));
+                if (CACORE_MEAS_OK != (rc = xfer(x, j, go, sizeof(sz), NULL, 0))) {
+                    (void) wait_all(x, reqs, j);   /* the receives posted: done or parked */
+                    row->peer = j;
+                    goto out;
+                }
+                if (OMPI_SUCCESS != MCA_PML_CALL(irecv(chunks[j] > 0 ? big + off : ackr,
+                                                       chunks[j], MPI_BYTE, x->map->leaders[j],
+                                                       CLOUDAWARE_TAG_CALIBRATE, x->comm,
+                                                       &reqs[j]))) {
+                    (void) wait_all(x, reqs, j);   /* the ones posted: done or parked */
+                    rc = CACORE_MEAS_ERROR;
+                    goto out;
+                }
+                off += chunks[j];
+            }
+            if (CACORE_MEAS_OK != (rc = wait_all(x, reqs, n))) {
+                goto out;
+            }
+            t = mca_coll_cloudaware_now() - t0;
+            t -= (lat < 0.5 * t) ? lat : 0.5 * t;
+            expect = 0.0;
+            off = 0;
+            for (int j = 0; ok && j < n; j++) {   /* the peers' measured rates to this node */
+                double r;
+                if (0 == chunks[j]) {
+                    continue;
+                }
+                memcpy(&r, big + off, sizeof(double));
+                off += chunks[j];
+                if (!(isfinite(r) && r > 0.0)) {
+                    ok = false;
+                } else if ((double) chunks[j] / r > expect) {
+                    expect = (double) chunks[j] / r;
+                }
+            }
+            row->node[CACORE_NODE_INGRESS] = ok ? fan_cap(bytes, t, expect) : 0.0;
+        } else {
+            uint64_t sz;
+            /* Egress of k: take its message (a chunk or nothing), acknowledge. */
+            if (CACORE_MEAS_OK != (rc = xfer(x, k, NULL, 0, big, total))
+                || CACORE_MEAS_OK != (rc = xfer(x, k, ackr, 1, NULL, 0))) {
+                row->peer = k;
+                goto out;
+            }
+            /* Ingress of k: its go (a size), then that many bytes, my rate to k in front. */
+            if (CACORE_MEAS_OK != (rc = xfer(x, k, NULL, 0, go, sizeof(sz)))) {
+                row->peer = k;
+                goto out;
+            }
+            memcpy(&sz, go, sizeof(sz));
+            if (sz > total) {
+                sz = total;   /* never beyond the buffer, whatever arrives */
+            }
+            if (sz >= sizeof(double)) {
+                memcpy(big, &row->bw[k], sizeof(double));
+            }
+            if (CACORE_MEAS_OK != (rc = xfer(x, k, big, (size_t) sz, NULL, 0))) {
+                row->peer = k;
+                goto out;
+            }
+        }
+    }
+    rc = CACORE_MEAS_OK;
+out:
+    free(reqs);
+    free(chunks);
+    return rc;
+}
+
 /* Partner of node i in round r of the circle method over m slots (m even). */
 static int partner(int i, int r, int m)
 {
@@ -260,13 +478,14 @@ static int partner(int i, int r, int m)
 
 void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
                                  const mca_coll_cloudaware_nodemap_t *map,
-                                 const unsigned char *todo, double deadline,
-                                 mca_coll_cloudaware_row_t *row)
+                                 const unsigned char *todo, const unsigned char *node_todo,
+                                 double deadline, mca_coll_cloudaware_row_t *row)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     int n = map->nnodes, me = map->my_node, m = n + (n % 2), rounds = m - 1;
     size_t lbytes = (size_t) (c->calib_latency_bytes > 0 ? c->calib_latency_bytes : 1);
     size_t bbytes = (size_t) (c->calib_bandwidth_bytes > 0 ? c->calib_bandwidth_bytes : 1);
+
     int lreps = c->calib_latency_reps > 0 ? c->calib_latency_reps : 1;
     int breps = c->calib_bandwidth_reps > 0 ? c->calib_bandwidth_reps : 1;
     int conc = c->calib_concurrency, *seq_a = NULL;
@@ -274,21 +493,29 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
     long long npairs = 0, *round_first = NULL;
     meas_ctx_t x = { comm, map, deadline, { NULL, 0, 0 }, false };
     /* One block for every buffer a request reads or writes, so that it can be parked whole. */
-    char *block = calloc(1, 2 * lbytes + bbytes + 32);
+    /* The capacity phase's fans split one bulk transfer's bytes, at least 16 per peer. */
+    if (bbytes < 16 * CLOUDAWARE_FAN_PEERS) {
+        bbytes = 16 * CLOUDAWARE_FAN_PEERS;
+    }
+    char *block = calloc(1, 2 * lbytes + bbytes + 64);
     char *sbuf = block, *rbuf = block + lbytes, *big = block + 2 * lbytes;
     double *samples = calloc((size_t) lreps, sizeof(double));
     double *bwv = calloc((size_t) breps, sizeof(double));
+    double *gaps = calloc((size_t) n, sizeof(double));   /* per-message overhead per peer */
+    int ngaps = 0;
     bool verbose_leader = (map->leaders[0] == map->my_rank);
     char *tok = NULL, *syncs = NULL, *syncr = NULL;
 
     row->status = CACORE_MEAS_OK;
     row->peer = -1;
+    row->node[CACORE_NODE_EGRESS] = row->node[CACORE_NODE_INGRESS] = 0.0;
+    row->node[CACORE_NODE_OVERHEAD] = 0.0;
     /* The measuring pairs of all rounds in token order: round by round, in a round by lower
      * node. seq_a[g] = lower node of pair g; round r's pairs are g in [round_first[r],
      * round_first[r + 1]). Identical on every leader (same todo, same circle). */
     seq_a = calloc((size_t) n * (size_t) (n - 1) / 2 + 1, sizeof(int));
     round_first = calloc((size_t) (rounds + 1), sizeof(long long));
-    if (NULL == block || NULL == samples || NULL == bwv
+    if (NULL == block || NULL == samples || NULL == bwv || NULL == gaps
         || NULL == seq_a || NULL == round_first
         || mca_coll_cloudaware_test_fail_here(CACORE_FAIL_MEASURE)) {
         /* Reported like any measurement failure; the peers time out waiting for this node. */
@@ -327,7 +554,7 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
         long long g = -1;
         /* Concurrency 0: the round's bulk phases start together (see the top of the file). */
         bool first, sync = (conc <= 0 && round_first[r + 1] - round_first[r] > 1);
-        double lat_mine = 0.0;
+        double lat_mine = 0.0, gap = 0.0;
 
         if (verbose_leader) {
             opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
@@ -355,14 +582,15 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
 
         /* 1-2: latency, each side initiating once. */
         if (CACORE_MEAS_OK != (row->status = latency_pass(&x, p, first, sbuf, rbuf, lbytes,
-                                                              lreps, samples, &lat_mine))
+                                                              lreps, samples, &lat_mine, &gap))
             || CACORE_MEAS_OK != (row->status = latency_pass(&x, p, !first, sbuf, rbuf,
                                                                  lbytes, lreps, samples,
-                                                                 &lat_mine))) {
+                                                                 &lat_mine, &gap))) {
             row->peer = p;
             goto out;
         }
         row->lat[p] = lat_mine;
+        gaps[ngaps++] = gap;
 
         /* 3-4: bandwidth, after pair g - conc has finished when concurrency is limited (its
          * lower node sends the token; none needed when that is this node: it finished it). */
@@ -400,9 +628,24 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
         }
     }
 
+    /* The node's overhead: the median over its peers (0 when it measured no pair). */
+    if (ngaps > 0) {
+        qsort(gaps, (size_t) ngaps, sizeof(double), compare_double);
+        row->node[CACORE_NODE_OVERHEAD] = (ngaps % 2) ? gaps[ngaps / 2]
+                                      : 0.5 * (gaps[ngaps / 2 - 1] + gaps[ngaps / 2]);
+    }
+    double t_phase = mca_coll_cloudaware_now();
+    row->status = node_phase(&x, node_todo, row, big, bbytes, big + bbytes + 32, syncs, syncr);
+    if (verbose_leader) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                            "coll:cloudaware: calibration: node capacity phase took %.3f s",
+                            mca_coll_cloudaware_now() - t_phase);
+    }
+
 out:
     free(samples);
     free(bwv);
+    free(gaps);
     free(seq_a);
     free(round_first);
     if (x.abandoned.n > 0) {   /* they may still read or write the block */

@@ -20,13 +20,21 @@ typedef struct {
     int peer;            /* node involved in the failure, -1 */
     double *lat;         /* [nnodes]: this node -> j, seconds */
     double *bw;          /* [nnodes]: this node -> j, bytes/s */
+    double *node;        /* [CACORE_NODE_VALUES]: this node's egress and ingress capacity
+                            (bytes/s, 0 = no cap seen) and per-message overhead (s) */
 } mca_coll_cloudaware_row_t;
 
-/* Runs by node leaders only. todo[i*n+j] (symmetric) says which node pairs to measure. */
+/* Peers of one node in the capacity phase (fewer when there are fewer other nodes). */
+#define CLOUDAWARE_FAN_PEERS 3
+/* A fan's aggregate rate below this fraction of the sum of its pairs' rates is a node cap. */
+#define CLOUDAWARE_CAP_RATIO 0.8
+
+/* Runs by node leaders only. todo[i*n+j] (symmetric) says which node pairs to measure,
+ * node_todo[i] which nodes' properties (capacity phase after the tournament). */
 void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
                                  const mca_coll_cloudaware_nodemap_t *map,
-                                 const unsigned char *todo, double deadline,
-                                 mca_coll_cloudaware_row_t *row);
+                                 const unsigned char *todo, const unsigned char *node_todo,
+                                 double deadline, mca_coll_cloudaware_row_t *row);
 
 END_C_DECLS
 

@@ -157,6 +157,36 @@ cacore_status_t cacore_matrix_create(int n, const char *const *hosts, const doub
 
 int cacore_matrix_nodes(const cacore_matrix_t *m) { return m ? m->m.nodes() : 0; }
 
+cacore_status_t cacore_matrix_set_node_props(cacore_matrix_t *m, const double *props, char *err,
+                                             size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (m == nullptr) {
+            cacore::fail_arg("cacore_matrix_set_node_props: NULL matrix");
+        }
+        std::vector<cacore::NodeProps> v;
+        if (props != nullptr) {
+            v.resize(static_cast<size_t>(m->m.nodes()));
+            for (size_t i = 0; i < v.size(); ++i) {
+                v[i] = cacore::NodeProps{props[3 * i], props[3 * i + 1], props[3 * i + 2]};
+            }
+        }
+        m->m.set_node_props(std::move(v));
+    });
+}
+
+int cacore_matrix_node_props(const cacore_matrix_t *m, int i, double props[CACORE_NODE_VALUES])
+{
+    if (m == nullptr || props == nullptr || !m->m.has_node_props() || i < 0 || i >= m->m.nodes()) {
+        return 0;
+    }
+    const cacore::NodeProps &p = m->m.node_props(i);
+    props[CACORE_NODE_EGRESS] = p.egress_Bps;
+    props[CACORE_NODE_INGRESS] = p.ingress_Bps;
+    props[CACORE_NODE_OVERHEAD] = p.overhead_s;
+    return 1;
+}
+
 const char *cacore_matrix_host(const cacore_matrix_t *m, int i)
 {
     if (m == nullptr || i < 0 || i >= m->m.nodes()) {
@@ -548,6 +578,35 @@ cacore_status_t cacore_cache_entry_values(const cacore_matrix_t *entry, int n,
     });
 }
 
+cacore_status_t cacore_cache_entry_node_props(const cacore_matrix_t *entry, int n,
+                                              const char *const *hosts, double *props, char *err,
+                                              size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (entry == nullptr || hosts == nullptr || props == nullptr || n < 1) {
+            cacore::fail_arg("cacore_cache_entry_node_props: NULL argument or empty node set");
+        }
+        std::vector<std::string> names;
+        for (int i = 0; i < n; ++i) {
+            if (hosts[i] == nullptr) {
+                cacore::fail_arg("cacore_cache_entry_node_props: NULL host name");
+            }
+            names.emplace_back(hosts[i]);
+        }
+        const std::vector<int> idx = cacore::cache_entry_match(entry->m, names);
+        if (!entry->m.has_node_props()) {
+            throw cacore::Error(CACORE_ERR_FORMAT, "was written by an older version (cloudaware-"
+                                                   "matrix 1, without node capacities)");
+        }
+        for (size_t i = 0; i < names.size(); ++i) {
+            const cacore::NodeProps &p = entry->m.node_props(idx[i]);
+            props[3 * i] = p.egress_Bps;
+            props[3 * i + 1] = p.ingress_Bps;
+            props[3 * i + 2] = p.overhead_s;
+        }
+    });
+}
+
 cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key, char **text,
                                           size_t *len, char *err, size_t errlen)
 {
@@ -618,6 +677,10 @@ uint64_t cacore_matrix_digest(const cacore_matrix_t *m)
         for (int j = 0; j < n; j++) {
             h = fnv_double(fnv_double(h, x.latency(i, j)), x.bandwidth(i, j));
         }
+    }
+    for (int i = 0; x.has_node_props() && i < n; i++) {
+        const cacore::NodeProps &p = x.node_props(i);
+        h = fnv_double(fnv_double(fnv_double(h, p.egress_Bps), p.ingress_Bps), p.overhead_s);
     }
     return nonzero(h);
 }
@@ -744,6 +807,43 @@ cacore_status_t cacore_store_lookup(const cacore_store_t *s, int n, const char *
         *nknown = 0;
         *nknown = s->s.lookup(host_list(n, hosts, "cacore_store_lookup"), latency_s,
                               bandwidth_Bps, known);
+    });
+}
+
+cacore_status_t cacore_store_merge_nodes(cacore_store_t *s, int n, const char *const *hosts,
+                                         const double *props, const unsigned char *known,
+                                         char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (s == nullptr || (n > 0 && props == nullptr)) {
+            cacore::fail_arg("cacore_store_merge_nodes: NULL argument");
+        }
+        std::vector<cacore::NodeProps> v(static_cast<size_t>(n > 0 ? n : 0));
+        for (size_t i = 0; i < v.size(); ++i) {
+            v[i] = cacore::NodeProps{props[3 * i], props[3 * i + 1], props[3 * i + 2]};
+        }
+        s->s.merge_nodes(host_list(n, hosts, "cacore_store_merge_nodes"), v.data(), known);
+    });
+}
+
+cacore_status_t cacore_store_lookup_nodes(const cacore_store_t *s, int n,
+                                          const char *const *hosts, double *props,
+                                          unsigned char *known, size_t *nknown, char *err,
+                                          size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (s == nullptr || nknown == nullptr || (n > 0 && props == nullptr)) {
+            cacore::fail_arg("cacore_store_lookup_nodes: NULL argument");
+        }
+        *nknown = 0;
+        std::vector<cacore::NodeProps> v(static_cast<size_t>(n > 0 ? n : 0));
+        *nknown = s->s.lookup_nodes(host_list(n, hosts, "cacore_store_lookup_nodes"), v.data(),
+                                    known);
+        for (size_t i = 0; i < v.size(); ++i) {
+            props[3 * i] = v[i].egress_Bps;
+            props[3 * i + 1] = v[i].ingress_Bps;
+            props[3 * i + 2] = v[i].overhead_s;
+        }
     });
 }
 

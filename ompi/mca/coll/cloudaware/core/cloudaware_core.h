@@ -47,6 +47,17 @@ const char *cacore_matrix_host(const cacore_matrix_t *m, int i);
 double cacore_matrix_latency(const cacore_matrix_t *m, int from, int to);
 double cacore_matrix_bandwidth(const cacore_matrix_t *m, int from, int to);
 void cacore_matrix_free(cacore_matrix_t *m);
+/* Node properties (docs/calibration.md, "Node capacity and per-message overhead"): per node 3
+ * doubles, CACORE_NODE_EGRESS / _INGRESS (aggregate bytes/s when several peers transfer at once;
+ * 0 = no cap seen) and CACORE_NODE_OVERHEAD (seconds per extra message of one rank). A matrix
+ * has them for every node or for none (a `cloudaware-matrix 1` file). props = 3*n doubles, NULL
+ * removes them; invalid values: CACORE_ERR_ARG, the matrix unchanged. */
+enum { CACORE_NODE_EGRESS = 0, CACORE_NODE_INGRESS = 1, CACORE_NODE_OVERHEAD = 2,
+       CACORE_NODE_VALUES = 3 };
+cacore_status_t cacore_matrix_set_node_props(cacore_matrix_t *m, const double *props, char *err,
+                                             size_t errlen);
+/* 1 and props[0..3) filled when m has node properties (and i is a node), else 0. */
+int cacore_matrix_node_props(const cacore_matrix_t *m, int i, double props[CACORE_NODE_VALUES]);
 /* The matrix restricted to nodes[0..count) (distinct indices into m), in that order. */
 cacore_status_t cacore_matrix_sub(const cacore_matrix_t *m, const int *nodes, int count,
                                   cacore_matrix_t **out, char *err, size_t errlen);
@@ -76,6 +87,16 @@ cacore_status_t cacore_store_lookup(const cacore_store_t *s, int n, const char *
                                     double *latency_s, double *bandwidth_Bps,
                                     unsigned char *known, size_t *nknown, char *err,
                                     size_t errlen);
+/* Node properties per host (3 doubles each, as cacore_matrix_set_node_props): adds or replaces
+ * those of hosts[i] with known[i] != 0; all or nothing (invalid values: CACORE_ERR_ARG). */
+cacore_status_t cacore_store_merge_nodes(cacore_store_t *s, int n, const char *const *hosts,
+                                         const double *props, const unsigned char *known,
+                                         char *err, size_t errlen);
+/* props (3*n) and known (n) for hosts[0..n): zeros and 0 where unknown; *nknown = known hosts. */
+cacore_status_t cacore_store_lookup_nodes(const cacore_store_t *s, int n,
+                                          const char *const *hosts, double *props,
+                                          unsigned char *known, size_t *nknown, char *err,
+                                          size_t errlen);
 int cacore_store_hosts(const cacore_store_t *s);     /* hosts seen in any merge */
 size_t cacore_store_pairs(const cacore_store_t *s);  /* known ordered pairs */
 void cacore_store_free(cacore_store_t *s);
@@ -163,8 +184,10 @@ typedef struct {
     double copy_Bps;          /* local copy speed */
     double intra_latency_s;   /* message between two ranks of one node */
     double intra_Bps;
-    int node_send_slots;      /* messages a node sends at once (0 = unlimited); default 1 */
-    int node_recv_slots;      /* messages a node receives at once (0 = unlimited); default 1 */
+    int node_send_slots;      /* messages a node sends at once (0 = unlimited); default -1 = measured:
+                                 the flow model with the matrix's node capacities and overheads
+                                 (docs/cost-model.md), 1 when the matrix has none */
+    int node_recv_slots;      /* messages a node receives at once; -1 as above */
     int duplex_serialize;     /* 1: A->B and B->A between two ranks take turns (TCP BTL); default 1 */
 } cacore_cost_params_t;
 
@@ -368,6 +391,12 @@ cacore_cache_age_t cacore_cache_age(int64_t mtime_s, int64_t now_s, int64_t max_
 cacore_status_t cacore_cache_entry_values(const cacore_matrix_t *entry, int n,
                                           const char *const *hosts, double *L, double *B,
                                           unsigned char *known, char *err, size_t errlen);
+/* The entry's node properties for the same node set (props: 3*n, as cacore_matrix_set_node_props).
+ * CACORE_ERR_FORMAT when the entry has none: written by an older version (cloudaware-matrix 1),
+ * so its node set is measured again. */
+cacore_status_t cacore_cache_entry_node_props(const cacore_matrix_t *entry, int n,
+                                              const char *const *hosts, double *props, char *err,
+                                              size_t errlen);
 /* The entry's file content for m: *text (malloc'd, NUL-terminated, caller frees), *len bytes. */
 cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key, char **text,
                                           size_t *len, char *err, size_t errlen);

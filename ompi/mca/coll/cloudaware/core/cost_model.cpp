@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
+#include <limits>
 #include <unordered_map>
 #include <queue>
 #include <tuple>
@@ -25,8 +27,8 @@ CostParams CostParams::from_c(const cacore_cost_params_t &c)
     p.node_recv_slots = c.node_recv_slots;
     p.duplex_serialize = c.duplex_serialize != 0;
     if (!(p.reduce_Bps > 0) || !(p.copy_Bps > 0) || !(p.intra_Bps > 0) || !(p.intra_latency_s >= 0) ||
-        !std::isfinite(p.intra_latency_s) || p.node_send_slots < 0 || p.node_recv_slots < 0) {
-        fail_arg("cost parameters: speeds must be > 0, latency >= 0, slots >= 0");
+        !std::isfinite(p.intra_latency_s) || p.node_send_slots < -1 || p.node_recv_slots < -1) {
+        fail_arg("cost parameters: speeds must be > 0, latency >= 0, slots >= -1");
     }
     return p;
 }
@@ -76,6 +78,78 @@ struct Transfer {
     bool operator>(const Transfer &o) const { return std::tie(ready, seq) > std::tie(o.ready, o.seq); }
 };
 
+// A message between two nodes in flight in the flow model.
+struct Flow {
+    int from, to;      // ranks
+    int a, b;          // their nodes
+    double left;       // bytes not yet sent
+    double rate = 0;   // bytes/s, from share_rates
+};
+
+// Max-min fair rates (progressive filling) of the flows under the capacities of their directed
+// node pair, their sender node's egress and their receiver node's ingress (0 = none).
+void share_rates(std::vector<Flow> &flows, const Matrix &m)
+{
+    const int nn = m.nodes();
+    // Constraint ids: pair a*nn+b, egress nn*nn + a, ingress nn*nn + nn + b.
+    std::unordered_map<long long, std::pair<double, int>> cap;   // id -> (capacity left, unfrozen)
+    auto ids = [&](const Flow &f, long long out[3]) {
+        out[0] = static_cast<long long>(f.a) * nn + f.b;
+        out[1] = static_cast<long long>(nn) * nn + f.a;
+        out[2] = static_cast<long long>(nn) * nn + nn + f.b;
+    };
+    for (auto &f : flows) {
+        long long id[3];
+        ids(f, id);
+        const double c[3] = {m.bandwidth(f.a, f.b), m.node_props(f.a).egress_Bps,
+                             m.node_props(f.b).ingress_Bps};
+        for (int k = 0; k < 3; ++k) {
+            if (c[k] > 0) {
+                auto it = cap.emplace(id[k], std::make_pair(c[k], 0)).first;
+                ++it->second.second;
+            }
+        }
+        f.rate = -1;   // unfrozen
+    }
+    size_t frozen = 0;
+    while (frozen < flows.size()) {
+        double share = std::numeric_limits<double>::infinity();
+        for (const auto &kv : cap) {
+            if (kv.second.second > 0) {
+                share = std::min(share, kv.second.first / kv.second.second);
+            }
+        }
+        // Freeze the unfrozen flows of every constraint at that share.
+        for (auto &f : flows) {
+            if (f.rate >= 0) {
+                continue;
+            }
+            long long id[3];
+            ids(f, id);
+            bool tight = false;
+            for (int k = 0; k < 3; ++k) {
+                auto it = cap.find(id[k]);
+                if (it != cap.end() && it->second.second > 0 &&
+                    it->second.first / it->second.second <= share * (1 + 1e-12)) {
+                    tight = true;
+                }
+            }
+            if (!tight) {
+                continue;
+            }
+            f.rate = std::max(share, 1e-3);   // rounding never leaves a flow without rate
+            ++frozen;
+            for (int k = 0; k < 3; ++k) {
+                auto it = cap.find(id[k]);
+                if (it != cap.end()) {
+                    it->second.first -= share;
+                    --it->second.second;
+                }
+            }
+        }
+    }
+}
+
 }  // namespace
 
 double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node, const CostParams &c)
@@ -90,10 +164,12 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             fail_arg("cost model: rank_node entry " + std::to_string(node) + " out of range");
         }
     }
+    // slots -1 = measured: the flow model when the matrix has the measurements, else 1 slot.
+    const bool flow = c.node_send_slots < 0 && m.has_node_props();
     std::vector<Port> sendp(m.nodes()), recvp(m.nodes());
     for (int i = 0; i < m.nodes(); ++i) {
-        sendp[i].free_at.assign(c.node_send_slots, 0.0);
-        recvp[i].free_at.assign(c.node_recv_slots, 0.0);
+        sendp[i].free_at.assign(c.node_send_slots < 0 ? 1 : c.node_send_slots, 0.0);
+        recvp[i].free_at.assign(c.node_recv_slots < 0 ? 1 : c.node_recv_slots, 0.0);
     }
     std::unordered_map<long long, double> conn;  // unordered rank pair -> free time
     // Directed node pair -> free time. The pair's rate B[a][b] is that of one pipe: messages of
@@ -155,11 +231,14 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                     t += bytes / c.reduce_Bps;
                 }
             }
+            // Flow model: the k-th send of the round leaves k overheads after the first.
+            const double gap = flow ? m.node_props(rank_node[r]).overhead_s : 0.0;
+            int nsent = 0;
             for (size_t i = a; i < z; ++i) {
                 const auto &s = p.steps[r][i];
                 double bytes = block_bytes(p.total_bytes, p.nblocks, s.first_block, s.nblocks);
                 if (s.kind == CACORE_STEP_SEND) {
-                    q[key(r, s.peer)].first.push_back(Post{t, bytes, r});
+                    q[key(r, s.peer)].first.push_back(Post{t + gap * nsent++, bytes, r});
                     match(r, s.peer);
                     ++comm;
                 } else if (s.kind == CACORE_STEP_RECV) {
@@ -189,6 +268,101 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             start_rounds(r);
         }
     };
+    if (flow) {
+        // Events in time order: a message becomes ready (both sides posted), a flow's last byte
+        // leaves (then the message ends L later), a message ends. Rates are re-shared whenever
+        // the set of flows changes.
+        const double inf = std::numeric_limits<double>::infinity();
+        struct Done {
+            double t;
+            long seq;
+            int from, to;
+            long long ck;
+            bool operator>(const Done &o) const { return std::tie(t, seq) > std::tie(o.t, o.seq); }
+        };
+        std::priority_queue<Done, std::vector<Done>, std::greater<Done>> done;
+        std::vector<Flow> flows;
+        std::vector<long long> flow_ck;
+        std::unordered_map<long long, std::deque<Transfer>> waiting;   // per busy connection
+        std::unordered_map<long long, bool> busy;
+        double now = 0.0;
+        // Starts a message at time at; true when it joined the flows (rates to re-share).
+        auto begin = [&](const Transfer &t, double at) {
+            const int a = rank_node[t.from], b = rank_node[t.to];
+            const long long ck = key(std::min(t.from, t.to), std::max(t.from, t.to));
+            if (c.duplex_serialize) {
+                busy[ck] = true;
+            }
+            if (a == b) {
+                done.push(Done{at + c.intra_latency_s + t.bytes / c.intra_Bps, seq++, t.from, t.to, ck});
+                return false;
+            }
+            flows.push_back(Flow{t.from, t.to, a, b, t.bytes});
+            flow_ck.push_back(ck);
+            return true;
+        };
+        for (;;) {
+            const double t_ready = ready.empty() ? inf : ready.top().ready;
+            const double t_done = done.empty() ? inf : done.top().t;
+            double t_drain = inf;
+            for (const auto &f : flows) {
+                t_drain = std::min(t_drain, now + f.left / f.rate);
+            }
+            const double t = std::max(now, std::min({t_ready, t_done, t_drain}));
+            if (t == inf) {
+                break;
+            }
+            if (t_drain <= t_done && t_drain <= t_ready) {
+                for (size_t i = 0; i < flows.size();) {
+                    if (now + flows[i].left / flows[i].rate <= t) {
+                        const Flow &f = flows[i];
+                        done.push(Done{t + m.latency(f.a, f.b), seq++, f.from, f.to, flow_ck[i]});
+                        flows[i] = flows.back();
+                        flows.pop_back();
+                        flow_ck[i] = flow_ck.back();
+                        flow_ck.pop_back();
+                    } else {
+                        flows[i].left -= flows[i].rate * (t - now);
+                        ++i;
+                    }
+                }
+                now = t;
+                share_rates(flows, m);
+                continue;
+            }
+            for (auto &f : flows) {
+                f.left = std::max(0.0, f.left - f.rate * (t - now));
+            }
+            now = t;
+            bool reshare = false;
+            if (t_done <= t_ready) {
+                const Done d = done.top();
+                done.pop();
+                if (c.duplex_serialize) {
+                    busy[d.ck] = false;
+                    auto w = waiting.find(d.ck);
+                    if (w != waiting.end() && !w->second.empty()) {
+                        reshare = begin(w->second.front(), now);
+                        w->second.pop_front();
+                    }
+                }
+                complete_one(d.from, d.t);
+                complete_one(d.to, d.t);
+            } else {
+                const Transfer tr = ready.top();
+                ready.pop();
+                const long long ck = key(std::min(tr.from, tr.to), std::max(tr.from, tr.to));
+                if (c.duplex_serialize && busy[ck]) {
+                    waiting[ck].push_back(tr);
+                } else {
+                    reshare = begin(tr, now);
+                }
+            }
+            if (reshare) {
+                share_rates(flows, m);
+            }
+        }
+    }
     while (!ready.empty()) {
         Transfer t = ready.top();
         ready.pop();

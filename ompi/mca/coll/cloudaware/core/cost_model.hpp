@@ -18,17 +18,25 @@ struct CostParams {
     double copy_Bps = 8e9;
     double intra_latency_s = 2e-6;
     double intra_Bps = 4e9;
-    int node_send_slots = 1;     // 0 = unlimited
-    int node_recv_slots = 1;
+    int node_send_slots = -1;    // 0 = unlimited; -1 = measured (flow model, see predict)
+    int node_recv_slots = -1;
     bool duplex_serialize = true;
 
     static CostParams from_c(const cacore_cost_params_t &c);
     cacore_cost_params_t to_c() const;
 };
 
-// Discrete-event simulation of the plan's rounds: message time L + bytes/B between nodes (or the
-// intra-node figures), FIFO per node send port and receive port, FIFO per rank pair connection when
-// duplex_serialize, local copies and reductions at their speeds. rank_node maps ranks to nodes of m.
+// Discrete-event simulation of the plan's rounds, local copies and reductions at their speeds,
+// FIFO per rank pair connection when duplex_serialize. rank_node maps ranks to nodes of m.
+// Between nodes, two models (docs/cost-model.md):
+// - slots >= 0 (configured) or a matrix without node properties (slots -1 then means 1): a
+//   message takes L + bytes/B and holds one of its sender node's send ports and one of its
+//   receiver node's receive ports, FIFO.
+// - slots -1 with node properties (measured): a flow-level model. Messages in flight share
+//   rates max-min fairly under three kinds of capacity: the directed node pair (B[a][b], one
+//   pipe for every rank of a and b), the sender node's egress and the receiver node's ingress
+//   capacity (0 = none); a message ends L after its last byte left. A rank's k-th send of a
+//   round leaves k times its node's per-message overhead after the first.
 double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node, const CostParams &c);
 
 // Bytes of blocks [first, first+n) of a D-byte vector split into nblocks blocks.

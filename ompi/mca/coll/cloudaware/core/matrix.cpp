@@ -28,6 +28,34 @@ std::string host_name_problem(const std::string &name)
     return "";
 }
 
+std::string node_props_problem(const NodeProps &p)
+{
+    auto cap_ok = [](double v) { return v == 0.0 || (v >= 1.0 && v <= 1e15); };
+    if (!std::isfinite(p.egress_Bps) || !cap_ok(p.egress_Bps) || !std::isfinite(p.ingress_Bps) ||
+        !cap_ok(p.ingress_Bps)) {
+        return "node capacity must be 0 (no cap) or 1..1e+15 bytes/s";
+    }
+    if (!std::isfinite(p.overhead_s) || p.overhead_s < 0 || p.overhead_s > 1e3) {
+        return "per-message overhead must be finite, 0..1000 s";
+    }
+    return "";
+}
+
+void Matrix::set_node_props(std::vector<NodeProps> props)
+{
+    if (!props.empty() && static_cast<int>(props.size()) != n_) {
+        fail_arg("node properties: " + std::to_string(props.size()) + " values for " +
+                 std::to_string(n_) + " nodes");
+    }
+    for (size_t i = 0; i < props.size(); ++i) {
+        std::string p = node_props_problem(props[i]);
+        if (!p.empty()) {
+            fail_arg("node " + std::to_string(i) + ": " + p);
+        }
+    }
+    props_ = std::move(props);
+}
+
 Matrix::Matrix(std::vector<std::string> hosts, std::vector<double> latency_s,
                std::vector<double> bandwidth_Bps)
     : n_(static_cast<int>(hosts.size())), hosts_(std::move(hosts)), lat_(std::move(latency_s)),
@@ -91,7 +119,16 @@ Matrix Matrix::sub(const std::vector<int> &nodes) const
             b.push_back(a == c ? 0.0 : bandwidth(a, c));
         }
     }
-    return Matrix(std::move(h), std::move(l), std::move(b));  // also rejects duplicates
+    Matrix out(std::move(h), std::move(l), std::move(b));  // also rejects duplicates
+    if (has_node_props()) {
+        std::vector<NodeProps> p;
+        p.reserve(k);
+        for (int a : nodes) {
+            p.push_back(props_[a]);
+        }
+        out.props_ = std::move(p);
+    }
+    return out;
 }
 
 }  // namespace cacore

@@ -10,6 +10,20 @@
 
 namespace cacore {
 
+// What calibration measures per node besides the pairs (docs/calibration.md, "Node capacity and
+// per-message overhead"): the aggregate rate the node sends (egress) and receives (ingress) when
+// several peers transfer at once, 0 = no cap seen (the pairs are independent paths), and the
+// software cost of one more message from one rank (seconds).
+struct NodeProps {
+    double egress_Bps = 0.0;
+    double ingress_Bps = 0.0;
+    double overhead_s = 0.0;
+};
+
+// The problem with one node's values (empty when valid): capacities 0 or in the bandwidth
+// range, overhead finite in 0..1000 s.
+std::string node_props_problem(const NodeProps &p);
+
 class Matrix {
 public:
     Matrix() = default;
@@ -30,11 +44,18 @@ public:
     // The matrix restricted to `nodes` (indices into this matrix, distinct), in that order.
     Matrix sub(const std::vector<int> &nodes) const;
 
+    // Node properties: either none (a matrix file of version 1, a lab's configured matrix) or one
+    // per node. Validated (node_props_problem); an empty vector removes them.
+    void set_node_props(std::vector<NodeProps> props);
+    bool has_node_props() const { return !props_.empty(); }
+    const NodeProps &node_props(int i) const { return props_[i]; }
+
 private:
     size_t idx(int from, int to) const { return static_cast<size_t>(from) * n_ + to; }
     int n_ = 0;
     std::vector<std::string> hosts_;
     std::vector<double> lat_, bw_;
+    std::vector<NodeProps> props_;
 };
 
 // Checks a host name the way the file format requires; returns an empty string or the problem.

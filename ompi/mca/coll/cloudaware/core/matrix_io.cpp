@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
 // SPDX-License-Identifier: BSD-3-Clause
 //
-// matrix_io.cpp - reader and atomic writer for `cloudaware-matrix 1` files.
+// matrix_io.cpp - reader and atomic writer for `cloudaware-matrix 1` and `2` files.
 #include "matrix_io.hpp"
 
 #include "error.hpp"
@@ -127,6 +127,32 @@ void read_block(LineReader &rd, std::vector<std::string_view> &tok, const char *
     }
 }
 
+// One row of n node values after its keyword (version 2 only).
+std::vector<double> read_node_row(LineReader &rd, std::vector<std::string_view> &tok,
+                                  const char *keyword, int n)
+{
+    if (!rd.next(tok)) {
+        rd.eof_error(std::string("'") + keyword + "'");
+    }
+    if (tok.size() != 1 || tok[0] != keyword) {
+        rd.error(std::string("expected '") + keyword + "'");
+    }
+    std::string_view line;
+    if (!rd.next_line(line)) {
+        rd.eof_error(std::string(keyword) + " row");
+    }
+    LineReader::tokenize(line, tok);
+    if (tok.size() != static_cast<size_t>(n)) {
+        rd.error(std::string(keyword) + " has " + std::to_string(tok.size()) +
+                 " numbers, expected " + std::to_string(n));
+    }
+    std::vector<double> v(static_cast<size_t>(n));
+    for (int j = 0; j < n; ++j) {
+        v[j] = parse_number(rd, tok[j]);
+    }
+    return v;
+}
+
 }  // namespace
 
 Matrix parse_matrix(std::string_view text, const std::string &name)
@@ -139,9 +165,10 @@ Matrix parse_matrix(std::string_view text, const std::string &name)
     if (tok.size() != 2 || tok[0] != "cloudaware-matrix") {
         rd.error("not a matrix file: expected 'cloudaware-matrix 1'");
     }
-    if (tok[1] != "1") {
-        rd.error("unsupported version " + quote(tok[1]) + " (this reader knows 1)");
+    if (tok[1] != "1" && tok[1] != "2") {
+        rd.error("unsupported version " + quote(tok[1]) + " (this reader knows 1 and 2)");
     }
+    const bool v2 = tok[1] == "2";
     if (!rd.next(tok)) {
         rd.eof_error("'nodes N'");
     }
@@ -200,6 +227,21 @@ Matrix parse_matrix(std::string_view text, const std::string &name)
     std::vector<double> lat, bw;
     read_block(rd, tok, "latency_s", static_cast<int>(n), false, lat);
     read_block(rd, tok, "bandwidth_Bps", static_cast<int>(n), true, bw);
+    std::vector<NodeProps> props;
+    if (v2) {
+        const int ni = static_cast<int>(n);
+        std::vector<double> e = read_node_row(rd, tok, "node_egress_Bps", ni);
+        std::vector<double> in = read_node_row(rd, tok, "node_ingress_Bps", ni);
+        std::vector<double> o = read_node_row(rd, tok, "node_overhead_s", ni);
+        props.resize(un);
+        for (size_t i = 0; i < un; ++i) {
+            props[i] = NodeProps{e[i], in[i], o[i]};
+            std::string p = node_props_problem(props[i]);
+            if (!p.empty()) {
+                rd.error("node " + std::to_string(i) + " (" + hosts[i] + "): " + p);
+            }
+        }
+    }
     if (!rd.next(tok)) {
         rd.eof_error("'end'");
     }
@@ -209,7 +251,9 @@ Matrix parse_matrix(std::string_view text, const std::string &name)
     if (rd.next(tok)) {
         rd.error("content after 'end'");
     }
-    return Matrix(std::move(hosts), std::move(lat), std::move(bw));
+    Matrix m(std::move(hosts), std::move(lat), std::move(bw));
+    m.set_node_props(std::move(props));
+    return m;
 }
 
 Matrix read_matrix_file(const std::string &path)
@@ -242,7 +286,8 @@ std::string format_matrix(const Matrix &m, const std::string &comment)
             s += "# " + line + "\n";
         }
     }
-    s += "cloudaware-matrix 1\nnodes " + std::to_string(n) + "\n";
+    s += std::string("cloudaware-matrix ") + (m.has_node_props() ? "2" : "1") + "\nnodes " +
+         std::to_string(n) + "\n";
     for (int i = 0; i < n; ++i) {
         s += "host " + m.host(i) + "\n";
     }
@@ -254,6 +299,21 @@ std::string format_matrix(const Matrix &m, const std::string &comment)
                     s += ' ';
                 }
                 append_number(s, i == j ? 0.0 : pass == 0 ? m.latency(i, j) : m.bandwidth(i, j));
+            }
+            s += '\n';
+        }
+    }
+    if (m.has_node_props()) {
+        static const char *const keys[] = {"node_egress_Bps", "node_ingress_Bps", "node_overhead_s"};
+        for (int k = 0; k < 3; ++k) {
+            s += keys[k];
+            s += '\n';
+            for (int i = 0; i < n; ++i) {
+                const NodeProps &p = m.node_props(i);
+                if (i) {
+                    s += ' ';
+                }
+                append_number(s, k == 0 ? p.egress_Bps : k == 1 ? p.ingress_Bps : p.overhead_s);
             }
             s += '\n';
         }

@@ -67,7 +67,9 @@ RandomTrees::RandomTrees(const PlanInput &in, const Layout &lay, const CostParam
         one_per_node = one_per_node && lay.ranks[q].size() == 1;
         rank_[q] = lay.leader[q];
     }
-    fast_ = one_per_node && k >= 2 && c.node_send_slots == 1 && c.node_recv_slots == 1;
+    // One slot per node: configured, or -1 (measured) with a matrix that has no measurements.
+    auto one = [&](int slots) { return slots == 1 || (slots < 0 && !in.matrix->has_node_props()); };
+    fast_ = one_per_node && k >= 2 && one(c.node_send_slots) && one(c.node_recv_slots);
     if (!fast_) {
         return;
     }

@@ -143,6 +143,56 @@ void PairStore::merge(const Matrix &m)
             }
         }
     }
+    if (m.has_node_props()) {
+        for (int i = 0; i < n; ++i) {
+            nodes_[idx[static_cast<size_t>(i)]] = m.node_props(i);
+        }
+    }
+}
+
+void PairStore::merge_nodes(const std::vector<std::string> &hosts, const NodeProps *props,
+                            const unsigned char *known)
+{
+    const size_t n = hosts.size();
+    if (n > 0 && (props == nullptr || known == nullptr)) {
+        fail_arg("pair store merge_nodes: NULL argument");
+    }
+    for (size_t i = 0; i < n; ++i) {
+        std::string problem = host_name_problem(hosts[i]);
+        if (problem.empty() && known[i]) {
+            problem = node_props_problem(props[i]);
+        }
+        if (!problem.empty()) {
+            fail_arg("pair store merge_nodes: host " + std::to_string(i) + ": " + problem);
+        }
+    }
+    std::vector<int> idx(n);
+    for (size_t i = 0; i < n; ++i) {
+        idx[i] = add(hosts[i]);
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (known[i]) {
+            nodes_[idx[i]] = props[i];
+        }
+    }
+}
+
+size_t PairStore::lookup_nodes(const std::vector<std::string> &hosts, NodeProps *props,
+                               unsigned char *known) const
+{
+    const size_t n = hosts.size();
+    if (n > 0 && (props == nullptr || known == nullptr)) {
+        fail_arg("pair store lookup_nodes: NULL argument");
+    }
+    size_t count = 0;
+    for (size_t i = 0; i < n; ++i) {
+        int h = find(hosts[i]);
+        auto it = h < 0 ? nodes_.end() : nodes_.find(h);
+        known[i] = it != nodes_.end();
+        props[i] = known[i] ? it->second : NodeProps{};
+        count += known[i];
+    }
+    return count;
 }
 
 size_t PairStore::lookup(const std::vector<std::string> &hosts, double *latency_s,

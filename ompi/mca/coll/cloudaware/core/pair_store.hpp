@@ -36,6 +36,14 @@ public:
     // number of known ordered pairs.
     size_t lookup(const std::vector<std::string> &hosts, double *latency_s,
                   double *bandwidth_Bps, unsigned char *known) const;
+    // Node properties (capacities, overhead: matrix.hpp) per host, learnt like pairs: adds or
+    // replaces those of hosts[i] with known[i] != 0. All or nothing (invalid values throw
+    // Error(ARG)). merge(Matrix) merges the matrix's node properties too, when it has them.
+    void merge_nodes(const std::vector<std::string> &hosts, const NodeProps *props,
+                     const unsigned char *known);
+    // Fills props[i] and known[i] for hosts[i] (zeros and 0 when unknown); returns how many known.
+    size_t lookup_nodes(const std::vector<std::string> &hosts, NodeProps *props,
+                        unsigned char *known) const;
     // Hosts seen so far (in any merge).
     int hosts() const { return static_cast<int>(hosts_.size()); }
     // Known ordered pairs.
@@ -56,6 +64,7 @@ private:
     // costs nothing until one of its pairs is learnt (no capacity squared anywhere).
     std::vector<std::vector<Pair>> rows_;
     size_t pairs_ = 0;
+    std::unordered_map<int, NodeProps> nodes_;       // host index -> its node properties
 };
 
 }  // namespace cacore
