@@ -153,6 +153,45 @@ static int entry_open(int dirfd, const char *name, char *why, size_t whylen)
     return -1;
 }
 
+/* Opens the entry `name` of the cache directory for reading (the directory walked and the entry
+ * checked as above) and names its descriptor in fdpath: read through the descriptor checked,
+ * never through the name again. -1 when there is no cache or no usable entry (why says which,
+ * or is empty when there is no cache). */
+static int entry_open_read(const char *name, char *fdpath, size_t fdlen, char *why,
+                           size_t whylen)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    int dirfd, fd;
+
+    why[0] = '\0';
+    if (NULL == c->cache_dir || '\0' == c->cache_dir[0]) {
+        return -1;
+    }
+    dirfd = dir_open(c->cache_dir, false, why, whylen);
+    if (dirfd < 0) {
+        return -1;
+    }
+    fd = entry_open(dirfd, name, why, whylen);
+    close(dirfd);
+    if (fd >= 0) {
+        snprintf(fdpath, fdlen, "/proc/self/fd/%d", fd);
+    }
+    return fd;
+}
+
+/* why = "WHAT (ERR)", the descriptor's path at the start of the reader's ERR replaced by the
+ * entry's name. */
+static void say_read_error(const char *what, const char *name, const char *fdpath,
+                           const char *err, char *why, size_t whylen)
+{
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+    size_t plen = strlen(fdpath);
+    bool named = 0 == strncmp(err, fdpath, plen);
+
+    snprintf(why, whylen, "%s (%s%s%s%s)", what, named ? c->cache_dir : "", named ? "/" : "",
+             named ? name : "", named ? err + plen : err);
+}
+
 bool mca_coll_cloudaware_cache_load(int n, char *const *hosts, uint64_t key, double *L, double *B,
                                     unsigned char *known, double *P, char *why, size_t whylen)
 {
@@ -160,32 +199,17 @@ bool mca_coll_cloudaware_cache_load(int n, char *const *hosts, uint64_t key, dou
     char name[CACORE_CACHE_NAME_MAX], fdpath[64], err[512];
     cacore_matrix_t *mx = NULL;
     cacore_status_t st;
-    int dirfd, fd;
+    int fd;
 
-    why[0] = '\0';
-    if (NULL == c->cache_dir || '\0' == c->cache_dir[0]) {
-        return false;
-    }
-    dirfd = dir_open(c->cache_dir, false, why, whylen);
-    if (dirfd < 0) {
-        return false;
-    }
     cacore_cache_entry_name(key, name);
-    fd = entry_open(dirfd, name, why, whylen);
-    close(dirfd);
+    fd = entry_open_read(name, fdpath, sizeof(fdpath), why, whylen);
     if (fd < 0) {
         return false;
     }
-    /* Read through the descriptor we checked, never through the name again. */
-    snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
     st = cacore_matrix_read_file(fdpath, &mx, err, sizeof(err));
     close(fd);
     if (CACORE_OK != st) {
-        size_t plen = strlen(fdpath);
-        bool named = 0 == strncmp(err, fdpath, plen);
-
-        snprintf(why, whylen, "cache entry is corrupt (%s%s%s%s)", named ? c->cache_dir : "",
-                 named ? "/" : "", named ? name : "", named ? err + plen : err);
+        say_read_error("cache entry is corrupt", name, fdpath, err, why, whylen);
         return false;
     }
     st = cacore_cache_entry_values(mx, n, (const char *const *) hosts, L, B, known, err,
@@ -365,37 +389,23 @@ bool mca_coll_cloudaware_cache_store(const cacore_matrix_t *m, uint64_t key, cha
 bool mca_coll_cloudaware_cache_load_trials(uint64_t key, cacore_trial_book_t **book, char *why,
                                            size_t whylen)
 {
-    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     char name[CACORE_CACHE_NAME_MAX], fdpath[64], err[512];
-    int dirfd, fd;
+    cacore_status_t st;
+    int fd;
 
-    why[0] = '\0';
     *book = NULL;
-    if (NULL == c->cache_dir || '\0' == c->cache_dir[0]) {
-        return false;
-    }
-    dirfd = dir_open(c->cache_dir, false, why, whylen);
-    if (dirfd < 0) {
-        return false;
-    }
     cacore_trial_book_name(key, name);
-    fd = entry_open(dirfd, name, why, whylen);
-    close(dirfd);
+    fd = entry_open_read(name, fdpath, sizeof(fdpath), why, whylen);
     if (fd < 0) {
         return false;
     }
-    snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
-    if (CACORE_OK != cacore_trial_book_read_file(fdpath, book, err, sizeof(err))) {
-        size_t plen = strlen(fdpath);
-        bool named = 0 == strncmp(err, fdpath, plen);
-
-        snprintf(why, whylen, "trial book is unusable, the trials run again (%s%s%s%s)",
-                 named ? c->cache_dir : "", named ? "/" : "", named ? name : "",
-                 named ? err + plen : err);
-        close(fd);
+    st = cacore_trial_book_read_file(fdpath, book, err, sizeof(err));
+    close(fd);
+    if (CACORE_OK != st) {
+        say_read_error("trial book is unusable, the trials run again", name, fdpath, err, why,
+                       whylen);
         return false;
     }
-    close(fd);
     return true;
 }
 
