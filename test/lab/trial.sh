@@ -26,7 +26,7 @@ log="$work/log"
 
 say() { printf 'lab-trial: %s\n' "$*"; }
 fail() {
-    grep -v "coll:cloudaware: i\?gather of [0-9]* bytes (root" "$log" | tail -n 30
+    grep -a -v "coll:cloudaware: i\?gather of [0-9]* bytes (root" "$log" | tail -n 30
     printf 'lab-trial: FAIL: %s\n' "$*" >&2
     exit 1
 }
@@ -52,7 +52,7 @@ say "lab up trial-4 (host 3 -> host 0 at 2 Mbit/s, every other pair 40)"
 # The lab's own matrix, with host 3 -> host 0 (row 4 of bandwidth_Bps, column 1) claimed 100 MB/s.
 awk 'BEGIN { b = -1 } /^bandwidth_Bps/ { b = 0; print; next } b >= 0 && /^end/ { b = -1 }
      b >= 0 { b++; if (b == 4) $1 = "1e8" } { print }' "$("$lab" matrix)" >"$work/wrong.matrix"
-grep -q "^1e8 " "$work/wrong.matrix" || fail "could not write the wrong matrix"
+grep -a -q "^1e8 " "$work/wrong.matrix" || fail "could not write the wrong matrix"
 
 job() {
     "$lab" run -np 4 --map-by node \
@@ -63,17 +63,17 @@ job() {
 }
 # Rank 0 (host 0)'s per-call paths of the blocking (PREFIX=i: nonblocking) gathers.
 paths() {
-    grep "^\[calab6-h0:[0-9]*\] coll:cloudaware: ${PREFIX:-}gather of 32768 bytes (root 0): " "$log" \
+    grep -a "^\[calab6-h0:[0-9]*\] coll:cloudaware: ${PREFIX:-}gather of 32768 bytes (root 0): " "$log" \
         | sed 's/.*(root 0): \([a-z]*\).*/\1/'
 }
 
 say "1. the model chooses the plan over the slow link; the trial must choose the previous module"
 job || fail "trial_check failed"
-grep -q "trial_check: gather count=8192 reps=8 on 4 ranks: 16 checks, 0 failures" "$log" \
+grep -a -q "trial_check: gather count=8192 reps=8 on 4 ranks: 16 checks, 0 failures" "$log" \
     || fail "wrong results"
-grep -q "^\[calab6-h0:[0-9]*\] coll:cloudaware: gather of 32768 bytes: [a-z].* (predicted" "$log" \
+grep -a -q "^\[calab6-h0:[0-9]*\] coll:cloudaware: gather of 32768 bytes: [a-z].* (predicted" "$log" \
     || fail "the model did not choose a plan (the matrix should make it)"
-report=$(grep "trial of gather of 32768 bytes (root 0) on MPI_COMM_WORLD: .*outcome: " "$log")
+report=$(grep -a "trial of gather of 32768 bytes (root 0) on MPI_COMM_WORLD: .*outcome: " "$log")
 [ -n "$report" ] || fail "no trial report"
 say "${report#*coll:cloudaware: }"
 case "$report" in
@@ -89,11 +89,11 @@ say "ok: calls ran ${blocking[*]}; nonblocking calls ran the previous module"
 
 say "2. the next job over the same cache directory starts decided"
 job || fail "trial_check failed (second job)"
-grep -q "trial_check: gather count=8192 reps=8 on 4 ranks: 16 checks, 0 failures" "$log" \
+grep -a -q "trial_check: gather count=8192 reps=8 on 4 ranks: 16 checks, 0 failures" "$log" \
     || fail "wrong results (second job)"
-grep -q "trial of gather of 32768 bytes (root 0) on MPI_COMM_WORLD: stored outcome, no trial: the previous module" "$log" \
+grep -a -q "trial of gather of 32768 bytes (root 0) on MPI_COMM_WORLD: stored outcome, no trial: the previous module" "$log" \
     || fail "the stored outcome was not used"
-grep -q "trial of .*outcome: " "$log" && fail "a trial ran although its outcome was stored"
+grep -a -q "trial of .*outcome: " "$log" && fail "a trial ran although its outcome was stored"
 [ "$( (paths; PREFIX=i paths) | sort -u)" = previous ] || fail "the second job ran the plan"
 say "ok: no trial, every call ran the previous module"
 say "PASS"

@@ -22,11 +22,14 @@ expect_count() {   # PATTERN N
 warnings() { grep -c "coll:cloudaware: warning:" "$TEST_LOG"; }
 expect_ok() { expect_in_log "calib_check: 6 ranks, .* 0 failures"; }
 
-# 1. Reuse: 200 communicators (dup, split by parity, split by node), one measurement.
+# 1. Reuse: 200 communicators (dup, split by parity, split by node), one measurement. CA_QUICK
+# (the sanitizer build, contrib/run-sanitizers): 20 communicators.
+ncomms=${CA_QUICK:+20}
+ncomms=${ncomms:-200}
 for mode in lazy eager; do
     for ex in pmix pml; do
         ca_mpirun 6 "${base[@]}" --mca coll_cloudaware_calibrate $mode \
-            --mca coll_cloudaware_calibrate_exchange $ex "$prog" 200 >/dev/null \
+            --mca coll_cloudaware_calibrate_exchange $ex "$prog" $ncomms >/dev/null \
             || fail "calib_check failed ($mode, $ex)"
         expect_ok
         expect_count "calibration: measured 3 pairs" 1
@@ -36,7 +39,7 @@ for mode in lazy eager; do
         [ "$(warnings)" -eq 0 ] || fail "unexpected warning ($mode, $ex)"
     done
 done
-echo "ok: 200 communicators, one measurement (lazy/eager x PMIx/PML)"
+echo "ok: $ncomms communicators, one measurement (lazy/eager x PMIx/PML)"
 
 # Only unmeasured pairs: two halves of 4 nodes calibrate first (1 pair each), then the world
 # measures the 5 pairs its rank 0 does not know.
