@@ -54,6 +54,7 @@ std::string usage()
            "                       [--montecarlo N] [--seed S] [--check] [--steps]\n"
            "                       [--previous PREV] [--min-gain X] [--large-message BYTES]\n"
            "                       [--slots N] [--rules FILE] [--trial TRIAL] [--noncommutative]\n"
+           "                       [--trial-spread X]\n"
            "  OP: " + name_list(coll_name) + "\n"
            "  ALGO: " + name_list(algo_name) + "\n"
            "  patterns: " + name_list(pattern_name) + "\n"
@@ -598,6 +599,10 @@ int cmd_plan(const Args &a)
         usage_error("--min-gain must be in [0, 1)");
     }
     d.large_message = parse_bytes(a.get("large-message", "65536"), "large-message");
+    d.trial_spread = parse_double(a.get("trial-spread", "2"), "trial-spread");
+    if (!(d.trial_spread >= 0 && d.trial_spread < 1e6)) {
+        usage_error("--trial-spread must be in [0, 1e6)");
+    }
     Rules rules;
     cacore_rule_t rule{};
     if (a.has("rules")) {
@@ -623,7 +628,9 @@ int cmd_plan(const Args &a)
             return 0;
         }
     }
-    const Plan &plan = dec.plan;
+    // The plan shown is the one that runs (the alternative when a trial said so).
+    const Plan &plan = dec.run_alternative ? dec.alternative : dec.plan;
+    const char *runs = dec.run_alternative ? "alternative" : dec.run_plan ? "plan" : "previous";
     const double t_plan = elapsed(t0);
     const double binom = predict_for(build_binomial(in), in, pp.cost);
     double ring = -1;
@@ -675,7 +682,11 @@ int cmd_plan(const Args &a)
         }
         os << "},\n  \"previous\": {\"module\": " << jstr(prev_name(d.previous)) << ", \"algorithm\": "
            << jstr(prev_desc) << ", \"predicted_s\": " << jnum(prev_s) << "},\n  \"decision\": {\"runs\": "
-           << jstr(dec.run_plan ? "plan" : "previous") << ", \"reason\": " << jstr(dec.reason) << "},\n";
+           << jstr(runs) << ", \"reason\": " << jstr(dec.reason) << "},\n";
+        if (dec.have_alternative) {
+            os << "  \"alternative\": {\"algo\": " << jstr(dec.alternative.description)
+               << ", \"predicted_s\": " << jnum(dec.alternative.predicted_s) << "},\n";
+        }
         if (mc > 0) {
             os << "  \"montecarlo\": {\"trees\": " << mc << ", \"best_s\": " << jnum(mc_best)
                << ", \"median_s\": " << jnum(mc_median) << ", \"fast_path\": " << mc_fast
@@ -724,7 +735,13 @@ int cmd_plan(const Args &a)
         }
         std::printf("previous    %12s   (cloudaware %+.1f %%) %s (%s)\n", fmt_time(prev_s).c_str(),
                     100.0 * (plan.predicted_s / prev_s - 1), prev_desc.c_str(), prev_name(d.previous));
-        std::printf("decision: %s%s\n", dec.run_plan ? "plan " : "", dec.reason.c_str());
+        if (dec.have_alternative && !dec.run_alternative) {
+            std::printf("alternative %12s   %s (the live trial tries it too)\n",
+                        fmt_time(dec.alternative.predicted_s).c_str(),
+                        dec.alternative.description.c_str());
+        }
+        std::printf("decision: %s%s\n", dec.run_plan ? "plan " : dec.run_alternative ? "alternative " : "",
+                    dec.reason.c_str());
         if (mc > 0) {
             std::printf("monte carlo %ld random trees: best %s, median %s (cloudaware %+.1f %% vs best; %.1f s, %ld on the fast path)\n",
                         mc, fmt_time(mc_best).c_str(), fmt_time(mc_median).c_str(),

@@ -36,9 +36,9 @@ outcome_word() {   # "plan" or "previous", from rank 0's trial report
         "$TEST_LOG" | sed 's/previous module/previous/'
 }
 
-echo "--- 1. trial, outcome, cache"
+echo "--- 1. trial, outcome, cache (two variants: coll_cloudaware_trial_spread 0)"
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_cache_dir "$work/cache" \
-    "$prog" gather 16384 8 >/dev/null || fail "trial_check failed"
+    --mca coll_cloudaware_trial_spread 0 "$prog" gather 16384 8 >/dev/null || fail "trial_check failed"
 expect_in_log "trial_check: gather count=16384 reps=8 on 4 ranks: 16 checks, 0 failures"
 [ "$(grep -c 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: ' "$TEST_LOG")" = 1 ] \
     || fail "expected exactly one trial report for gather of 65536 bytes"
@@ -67,7 +67,7 @@ echo "ok: trial ran plan/previous x 3, outcome: $won, stored in $(basename "$boo
 
 echo "--- 2. the next job starts decided"
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_cache_dir "$work/cache" \
-    "$prog" gather 16384 8 >/dev/null || fail "trial_check failed (second job)"
+    --mca coll_cloudaware_trial_spread 0 "$prog" gather 16384 8 >/dev/null || fail "trial_check failed (second job)"
 expect_in_log "trial_check: gather count=16384 reps=8 on 4 ranks: 16 checks, 0 failures"
 expect_in_log "trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: stored outcome, no trial"
 grep -q "trial of .*outcome: " "$TEST_LOG" && fail "a trial ran although its outcome was stored"
@@ -79,7 +79,8 @@ echo "ok: second job used the stored outcome ($won), no trial"
 
 echo "--- 3. the model chose the previous module: the trial still tries the plan"
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_min_gain 0.99 \
-    --mca coll_cloudaware_trial_calls 2 "$prog" gather 16384 6 >/dev/null || fail "trial_check failed"
+    --mca coll_cloudaware_trial_spread 0 --mca coll_cloudaware_trial_calls 2 "$prog" gather 16384 6 \
+    >/dev/null || fail "trial_check failed"
 expect_in_log "0 failures"
 expect_in_log "gather of 65536 bytes: previous module (.* gain below min_gain 0.99)"
 expect_in_log "trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: "
@@ -97,20 +98,49 @@ grep -q "trial of " "$TEST_LOG" && fail "a trial ran with coll_cloudaware_trial_
 echo "ok: no trial, the model's choice ran"
 
 echo "--- 5. an unusable trial book is reported and replaced"
-sed -i 's/^cloudaware-trials 1$/cloudaware-trials 2/' "$book"
+sed -i 's/^cloudaware-trials 2$/cloudaware-trials 3/' "$book"
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_cache_dir "$work/cache" \
-    "$prog" gather 16384 6 >/dev/null || fail "trial_check failed"
+    --mca coll_cloudaware_trial_spread 0 "$prog" gather 16384 6 >/dev/null || fail "trial_check failed"
 expect_in_log "0 failures"
-expect_in_log "trial book is unusable, the trials run again (.*version '2' is not supported"
+expect_in_log "trial book is unusable, the trials run again (.*version '3' is not supported"
 expect_in_log "trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: "
-head -n 1 "$book" | grep -qx "cloudaware-trials 1" || fail "the book was not rewritten"
-echo "ok: version 2 book reported, trial ran, book rewritten"
+head -n 1 "$book" | grep -qx "cloudaware-trials 2" || fail "the book was not rewritten"
+echo "ok: version 3 book reported, trial ran, book rewritten"
+
+echo "--- 5b. three variants: the model's second plan takes part (coll_cloudaware_trial_spread)"
+rm -rf "$work/cache3"
+ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_cache_dir "$work/cache3" \
+    --mca coll_cloudaware_trial_spread 100000 "$prog" gather 16384 11 >/dev/null \
+    || fail "trial_check failed (three variants)"
+expect_in_log "trial_check: gather count=16384 reps=11 on 4 ranks: 22 checks, 0 failures"
+expect_in_log "gather of 65536 bytes: the live trial also tries "
+[ "$(grep -c 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*; alternative .*outcome: ' "$TEST_LOG")" = 1 ] \
+    || fail "expected exactly one three-variant trial report for gather of 65536 bytes"
+mapfile -t blocking < <(paths)
+[ "${#blocking[@]}" = 11 ] || fail "expected 11 blocking calls of rank 0, saw ${#blocking[@]}"
+for k in 0 3 6; do
+    [ "${blocking[$k]}" != previous ] || fail "trial call $k ran the previous module, not the plan"
+    [ "${blocking[$((k + 1))]}" = previous ] || fail "trial call $((k + 1)) ran a plan"
+    [ "${blocking[$((k + 2))]}" != previous ] || fail "trial call $((k + 2)) ran the previous module, not the alternative"
+done
+won3=$(sed -n 's/.*trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: the \(plan\|previous module\|alternative\) .*/\1/p' \
+    "$TEST_LOG" | sed 's/previous module/previous/')
+[ -n "$won3" ] || fail "no outcome in the three-variant trial report"
+case "$won3:${blocking[9]}:${blocking[10]}" in
+    previous:previous:previous | plan:[a-z]*:[a-z]* | alternative:[a-z]*:[a-z]*) ;;
+    *) fail "calls after the trial ran ${blocking[9]} ${blocking[10]}, the outcome was $won3" ;;
+esac
+[ "$won3" = previous ] || [ "${blocking[9]}" != previous ] || fail "a plan won but the previous module ran"
+book3=$(ls "$work"/cache3/cloudaware-*.trials)
+grep -q "^trial [0-9a-f]\{16\} gather 0 16 14 $won3 [0-9.e-]* [0-9.e-]* [0-9.e-]* .* | " "$book3" \
+    || fail "three-variant outcome not in the trial book"
+echo "ok: trial rotated plan/previous/alternative x 3, outcome: $won3, stored"
 
 echo "--- 6. every collective, and coll_check, with trials"
 colls=bcast,reduce,allreduce,scatter,allgather
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_min_gain 0 \
-    "$prog" $colls 4096 7 1 >/dev/null || fail "trial_check $colls failed"
-expect_in_log "trial_check: $colls count=4096 reps=7 on 4 ranks: .* 0 failures"
+    "$prog" $colls 4096 10 1 >/dev/null || fail "trial_check $colls failed"
+expect_in_log "trial_check: $colls count=4096 reps=10 on 4 ranks: .* 0 failures"
 for coll in ${colls//,/ }; do
     expect_in_log "trial of $coll of 16384 bytes (root -\?[01]) on MPI_COMM_WORLD: .*outcome: "
 done

@@ -185,7 +185,7 @@ struct Case {
     cacore_matrix_t *m;
     std::vector<int> rank_node;
     cacore_decide_input_t in;
-    cacore_decision_t d;
+    cacore_decision_t d{};
     Case(rack_fn rack, int ppn, cacore_coll_t coll, size_t bytes)
     {
         m = tu_matrix(8, rack_lat, rack_bw, &rack);
@@ -196,10 +196,22 @@ struct Case {
         in.coll = coll;
         in.bytes = in.count = bytes;
     }
-    ~Case() { cacore_matrix_free(m); }
+    // The plans a decision hands out besides the one that runs (the tests free that one).
+    void free_spares()
+    {
+        cacore_plan_free(d.declined);
+        cacore_plan_free(d.alternative);
+        d.declined = d.alternative = nullptr;
+    }
+    ~Case()
+    {
+        free_spares();
+        cacore_matrix_free(m);
+    }
     void run()
     {
         char err[256];
+        free_spares();
         ck_assert_msg(CACORE_OK == cacore_decide(m, static_cast<int>(rank_node.size()), rank_node.data(),
                                                  &in, &d, err, sizeof err), "%s", err);
     }
@@ -315,6 +327,55 @@ START_TEST(policy_trial_overrides_model)
 }
 END_TEST
 
+// The alternative: the best plan of another algorithm, offered for the live trial when predicted
+// within trial_spread of the best; a trial outcome "alternative" runs it.
+START_TEST(policy_alternative)
+{
+    Case c(mixed, 2, CACORE_COLL_BCAST, 1 << 20);
+    c.in.trial_spread = 1e5;
+    c.run();
+    ck_assert_msg(c.d.plan != nullptr, "%s", c.d.reason);
+    ck_assert_ptr_nonnull(c.d.alternative);
+    ck_assert_ptr_null(c.d.declined);
+    const std::string best = cacore_plan_describe(c.d.plan), alt = cacore_plan_describe(c.d.alternative);
+    ck_assert(best != alt);
+    ck_assert(c.d.alternative_s >= c.d.plan_s && c.d.alternative_s == cacore_plan_predicted(c.d.alternative));
+    cacore_plan_free(c.d.plan);
+    // within the spread or not
+    c.in.trial_spread = c.d.alternative_s / c.d.plan_s * 0.999;
+    c.run();
+    ck_assert_ptr_null(c.d.alternative);
+    ck_assert(c.d.alternative_s < 0);
+    cacore_plan_free(c.d.plan);
+    c.in.trial_spread = 0;
+    c.run();
+    ck_assert_ptr_null(c.d.alternative);
+    cacore_plan_free(c.d.plan);
+    // the trial measured the alternative fastest: it runs, the best plan is declined
+    c.in.trial_spread = 1e5;
+    c.in.trial = CACORE_TRIAL_ALTERNATIVE;
+    c.run();
+    ck_assert_ptr_nonnull(c.d.plan);
+    ck_assert_str_eq(cacore_plan_describe(c.d.plan), alt.c_str());
+    ck_assert_ptr_nonnull(c.d.declined);
+    ck_assert_str_eq(cacore_plan_describe(c.d.declined), best.c_str());
+    ck_assert_msg(c.has("live trial: the alternative"), "%s", c.d.reason);
+    cacore_plan_free(c.d.plan);
+    // the model chose the previous module: its plan is declined, not lost (the trial tries it)
+    Case loss(parity, 2, CACORE_COLL_BCAST, 1 << 20);
+    loss.run();
+    ck_assert_ptr_null(loss.d.plan);
+    ck_assert_ptr_nonnull(loss.d.declined);
+    ck_assert(loss.d.plan_s == cacore_plan_predicted(loss.d.declined));
+    // a bad spread is refused
+    char err[256];
+    c.in.trial_spread = -1;
+    c.free_spares();
+    ck_assert_int_eq(cacore_decide(c.m, 16, c.rank_node.data(), &c.in, &c.d, err, sizeof err),
+                     CACORE_ERR_ARG);
+}
+END_TEST
+
 // A non-commutative op: tuned's in-order binary tree is the reference, and a plan that does not
 // keep rank order never runs.
 START_TEST(policy_noncommutative)
@@ -365,6 +426,7 @@ int main()
     tcase_add_test(tc, policy_model_loss_vs_tuned);
     tcase_add_test(tc, policy_forced_algorithm_loses);
     tcase_add_test(tc, policy_trial_overrides_model);
+    tcase_add_test(tc, policy_alternative);
     tcase_add_test(tc, policy_noncommutative);
     tcase_add_test(tc, policy_min_gain_and_bad_input);
     suite_add_tcase(s, tc);

@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * test_trial.c - the live trial's policy (docs/calibration.md, "Live trial"): which variant each
- * call runs, when the trial is over, the judgement with its margin (in both directions: the
- * trial can overturn the model's "plan" and its "previous module"), and the trial book that
+ * call runs (with and without the alternative), when the trial is over, the judgement with its
+ * margin (in both directions: the trial can overturn the model's "plan" and its "previous
+ * module"; the alternative wins only when fastest), and the trial book that
  * keeps outcomes in the cache directory (round trip, versioning, bad files refused). */
 #include "test_util.h"
 
@@ -12,13 +13,20 @@ START_TEST(calls_alternate_and_end)
 {
     /* 3 calls per variant: plan, previous, plan, previous, plan, previous; over after 6. */
     for (int k = 0; k < 6; k++) {
-        ck_assert_int_eq(cacore_trial_variant(k),
+        ck_assert_int_eq(cacore_trial_variant(k, 2),
                          k % 2 ? CACORE_TRIAL_RUN_PREVIOUS : CACORE_TRIAL_RUN_PLAN);
-        ck_assert_int_eq(cacore_trial_over(k, 3), 0);
+        ck_assert_int_eq(cacore_trial_over(k, 3, 2), 0);
     }
-    ck_assert_int_eq(cacore_trial_over(6, 3), 1);
-    ck_assert_int_eq(cacore_trial_over(2, 1), 1);
-    ck_assert_int_eq(cacore_trial_over(1, 1), 0);
+    ck_assert_int_eq(cacore_trial_over(6, 3, 2), 1);
+    ck_assert_int_eq(cacore_trial_over(2, 1, 2), 1);
+    ck_assert_int_eq(cacore_trial_over(1, 1, 2), 0);
+    /* With the alternative: plan, previous, alternative, plan, ...; over after 9. */
+    for (int k = 0; k < 9; k++) {
+        ck_assert_int_eq(cacore_trial_variant(k, 3), (cacore_trial_variant_t) (k % 3));
+        ck_assert_int_eq(cacore_trial_over(k, 3, 3), 0);
+    }
+    ck_assert_int_eq(cacore_trial_variant(5, 3), CACORE_TRIAL_RUN_ALTERNATIVE);
+    ck_assert_int_eq(cacore_trial_over(9, 3, 3), 1);
 }
 END_TEST
 
@@ -29,23 +37,51 @@ START_TEST(judge_medians_and_margin)
     /* Plan calls (even): 5, 1, 2 -> median 2 (a slow first call, connection set-up, does not
      * decide); previous (odd): 3, 3, 9 -> median 3. 2 <= 3 * 0.9: the plan wins. */
     const double t1[] = { 5, 3, 1, 3, 2, 9 };
-    ck_assert_int_eq(cacore_trial_judge(t1, 3, 0.1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t1, 3, 2, 0.1, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     ck_assert(r.plan_s == 2.0 && r.previous_s == 3.0);
     /* The same times with a margin of 0.4: 2 > 3 * 0.6, the plan is not faster by enough. */
-    ck_assert_int_eq(cacore_trial_judge(t1, 3, 0.4, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t1, 3, 2, 0.4, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
     /* A tie keeps the previous module unless the margin is 0. */
     const double tie[] = { 1, 1 };
-    ck_assert_int_eq(cacore_trial_judge(tie, 1, 0.05, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(tie, 1, 2, 0.05, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
-    ck_assert_int_eq(cacore_trial_judge(tie, 1, 0.0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(tie, 1, 2, 0.0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     /* Even counts: the median is the mean of the middle two. */
     const double t2[] = { 4, 1, 2, 1 };
-    ck_assert_int_eq(cacore_trial_judge(t2, 2, 0.0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t2, 2, 2, 0.0, &r, err, sizeof err), CACORE_OK);
     ck_assert(r.plan_s == 3.0 && r.previous_s == 1.0);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+}
+END_TEST
+
+START_TEST(judge_three_variants)
+{
+    cacore_trial_result_t r;
+    char err[256];
+    /* Calls rotate plan, previous, alternative. Plan 4 4 4, previous 3 3 3, alternative 1 9 1:
+     * the alternative's median 1 is the fastest and below 3 * 0.9. */
+    const double t1[] = { 4, 3, 1, 4, 3, 9, 4, 3, 1 };
+    ck_assert_int_eq(cacore_trial_judge(t1, 3, 3, 0.1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_ALTERNATIVE);
+    ck_assert(r.plan_s == 4.0 && r.previous_s == 3.0 && r.alternative_s == 1.0);
+    /* The plan faster than the alternative: the plan (a tie goes to the plan too). */
+    const double t2[] = { 1, 3, 2, 1, 3, 2, 1, 3, 2 };
+    ck_assert_int_eq(cacore_trial_judge(t2, 3, 3, 0.1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    const double t3[] = { 2, 3, 2 };
+    ck_assert_int_eq(cacore_trial_judge(t3, 1, 3, 0.1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    /* Both plans within the margin of the previous module: the previous module. */
+    const double t4[] = { 2.9, 3, 2.8 };
+    ck_assert_int_eq(cacore_trial_judge(t4, 1, 3, 0.1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+    /* Two variants report no alternative time. */
+    const double t5[] = { 1, 3 };
+    ck_assert_int_eq(cacore_trial_judge(t5, 1, 2, 0.1, &r, err, sizeof err), CACORE_OK);
+    ck_assert(r.alternative_s == 0.0);
 }
 END_TEST
 
@@ -57,21 +93,14 @@ START_TEST(judge_refuses_bad_input)
     const double nan[] = { 1, 0.0 / 0.0 };
     const double ok[] = { 1, 2 };
 
-    ck_assert_int_eq(cacore_trial_judge(neg, 1, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(neg, 1, 2, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
     ck_assert_ptr_nonnull(strstr(err, "time of call 1"));
-    ck_assert_int_eq(cacore_trial_judge(nan, 1, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(ok, 1, 1.0, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(ok, 0, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(NULL, 1, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
-}
-END_TEST
-
-START_TEST(outcome_overrides_the_model)
-{
-    ck_assert_int_eq(cacore_trial_runs_plan(1, CACORE_TRIAL_UNKNOWN), 1);
-    ck_assert_int_eq(cacore_trial_runs_plan(0, CACORE_TRIAL_UNKNOWN), 0);
-    ck_assert_int_eq(cacore_trial_runs_plan(1, CACORE_TRIAL_PREVIOUS), 0);
-    ck_assert_int_eq(cacore_trial_runs_plan(0, CACORE_TRIAL_PLAN), 1);
+    ck_assert_int_eq(cacore_trial_judge(nan, 1, 2, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 1, 2, 1.0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 0, 2, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(NULL, 1, 2, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 1, 4, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 1, 1, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
 }
 END_TEST
 
@@ -95,8 +124,10 @@ START_TEST(book_round_trips)
     cacore_trial_book_t *b = NULL, *back = NULL;
     cacore_trial_key_t k1 = key(CACORE_COLL_GATHER, 0, 18, "cool node=binomial group=flat top=flat");
     cacore_trial_key_t k2 = key(CACORE_COLL_ALLREDUCE, -1, 10, "tree (CMPI Alg. 4)");
-    cacore_trial_result_t r1 = { CACORE_TRIAL_PREVIOUS, 0.25, 0.125 };
-    cacore_trial_result_t r2 = { CACORE_TRIAL_PLAN, 1e-4, 3e-4 };
+    cacore_trial_key_t k3 = key(CACORE_COLL_BCAST, 0, 20, "tree (CMPI Alg. 4) | ring over ranks");
+    cacore_trial_result_t r1 = { CACORE_TRIAL_PREVIOUS, 0.25, 0.125, 0.0 };
+    cacore_trial_result_t r2 = { CACORE_TRIAL_PLAN, 1e-4, 3e-4, 0.0 };
+    cacore_trial_result_t r3 = { CACORE_TRIAL_ALTERNATIVE, 0.5, 0.75, 0.25 };
     char *text = NULL, err[256], name[CACORE_CACHE_NAME_MAX];
     size_t len = 0;
 
@@ -105,11 +136,14 @@ START_TEST(book_round_trips)
     ck_assert_int_eq(cacore_trial_book_create(&b, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_trial_book_set(b, &k1, &r1, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_trial_book_set(b, &k2, &r2, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_book_set(b, &k3, &r3, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_trial_book_format(b, &text, &len, err, sizeof err), CACORE_OK);
     ck_assert_uint_eq(len, strlen(text));
-    ck_assert_ptr_nonnull(strstr(text, "cloudaware-trials 1\n"));
+    ck_assert_ptr_nonnull(strstr(text, "cloudaware-trials 2\n"));
     ck_assert_ptr_nonnull(strstr(text, "\ntrial 0123456789abcdef gather 0 18 16 previous 0.25 "
-                                       "0.125 cool node=binomial group=flat top=flat\n"));
+                                       "0.125 0 cool node=binomial group=flat top=flat\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\ntrial 0123456789abcdef bcast 0 20 18 alternative 0.5 "
+                                       "0.75 0.25 tree (CMPI Alg. 4) | ring over ranks\n"));
     const char *path = tu_write_temp(text);
     ck_assert_msg(cacore_trial_book_read_file(path, &back, err, sizeof err) == CACORE_OK, "%s",
                   err);
@@ -118,6 +152,9 @@ START_TEST(book_round_trips)
     ck_assert(f.plan_s == 0.25 && f.previous_s == 0.125);
     f = cacore_trial_book_find(back, &k2);
     ck_assert_int_eq(f.outcome, CACORE_TRIAL_PLAN);
+    f = cacore_trial_book_find(back, &k3);
+    ck_assert_int_eq(f.outcome, CACORE_TRIAL_ALTERNATIVE);
+    ck_assert(f.plan_s == 0.5 && f.previous_s == 0.75 && f.alternative_s == 0.25);
     /* Another plan, root, class or layout: not found (the trial runs again). */
     cacore_trial_key_t other = k1;
     other.plan = "cool node=binomial group=chain top=flat";
@@ -133,7 +170,7 @@ START_TEST(book_round_trips)
     ck_assert_int_eq(cacore_trial_book_set(back, &k1, &r1, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_trial_book_find(back, &k1).outcome, CACORE_TRIAL_PLAN);
     /* Unknown outcomes and descriptions a line cannot hold are not stored. */
-    cacore_trial_result_t unknown = { CACORE_TRIAL_UNKNOWN, 1, 1 };
+    cacore_trial_result_t unknown = { CACORE_TRIAL_UNKNOWN, 1, 1, 0 };
     ck_assert_int_eq(cacore_trial_book_set(back, &k2, &unknown, err, sizeof err),
                      CACORE_ERR_ARG);
     other.plan = "two\nlines";
@@ -151,24 +188,28 @@ START_TEST(bad_books_are_refused)
     static const struct {
         const char *text, *why;
     } cases[] = {
-        { "cloudaware-trials 2\nend\n", "version '2' is not supported" },
+        { "cloudaware-trials 1\nend\n", "version '1' is not supported" },
         { "cloudaware-matrix 1\nend\n", "not a trial book" },
-        { "cloudaware-trials 1\n", "expected \"end\"" },
-        { "cloudaware-trials 1\ntrial 0123456789abcdef gather 0 18 16 previous 1 2\nend\n",
+        { "cloudaware-trials 2\n", "expected \"end\"" },
+        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 18 16 previous 1 2 0\nend\n",
           "expected \"trial LAYOUT" },
-        { "cloudaware-trials 1\ntrial 0123 gather 0 18 16 previous 1 2 flat\nend\n",
+        { "cloudaware-trials 2\ntrial 0123 gather 0 18 16 previous 1 2 0 flat\nend\n",
           "16 hex digits" },
-        { "cloudaware-trials 1\ntrial 0123456789abcdef scan 0 18 16 previous 1 2 flat\nend\n",
+        { "cloudaware-trials 2\ntrial 0123456789abcdef scan 0 18 16 previous 1 2 0 flat\nend\n",
           "unknown collective" },
-        { "cloudaware-trials 1\ntrial 0123456789abcdef gather 0 64 16 previous 1 2 flat\nend\n",
+        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 64 16 previous 1 2 0 flat\nend\n",
           "bytes class" },
-        { "cloudaware-trials 1\ntrial 0123456789abcdef gather 0 18 16 maybe 1 2 flat\nend\n",
-          "neither plan nor previous" },
-        { "cloudaware-trials 1\ntrial 0123456789abcdef gather 0 18 16 plan -1 2 flat\nend\n",
+        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 18 16 maybe 1 2 0 flat\nend\n",
+          "not plan, previous or alternative" },
+        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 18 16 unknown 1 2 0 flat\nend\n",
+          "not plan, previous or alternative" },
+        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 18 16 plan -1 2 0 flat\nend\n",
           "not finite >= 0" },
-        { "cloudaware-trials 1\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 a #b\nend\n",
+        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 nan flat\nend\n",
+          "not finite >= 0" },
+        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 0 a #b\nend\n",
           "cannot contain '#'" },
-        { "cloudaware-trials 1\nend\ntrial\n", "text after \"end\"" },
+        { "cloudaware-trials 2\nend\ntrial\n", "text after \"end\"" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cacore_trial_book_t *b = (cacore_trial_book_t *) 0x1;
@@ -189,8 +230,8 @@ int main(void)
     TCase *tc = tcase_create("trial");
     tcase_add_test(tc, calls_alternate_and_end);
     tcase_add_test(tc, judge_medians_and_margin);
+    tcase_add_test(tc, judge_three_variants);
     tcase_add_test(tc, judge_refuses_bad_input);
-    tcase_add_test(tc, outcome_overrides_the_model);
     tcase_add_test(tc, layout_key_tells_layouts_apart);
     tcase_add_test(tc, book_round_trips);
     tcase_add_test(tc, bad_books_are_refused);

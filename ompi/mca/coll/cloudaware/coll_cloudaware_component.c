@@ -83,6 +83,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .model_slots = -1,
     .trial_calls = 3,
     .trial_margin = 0.05,
+    .trial_spread = 2.0,
     .previous_model = CLOUDAWARE_PREVIOUS_AUTO,
     .output = -1,
 };
@@ -325,14 +326,20 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  OPAL_INFO_LVL_6, &c->model_slots);
     register_int("trial_calls",
                  "Live trial: the first blocking calls of each collective, root and size class "
-                 "on a communicator alternate between the cloud-aware plan and the previous "
-                 "module, this many calls each (default 3, at most 16; 0 = no trials, the cost "
-                 "model alone decides); the faster keeps the class. Must be the same on every "
-                 "rank.", OPAL_INFO_LVL_4, &c->trial_calls);
+                 "on a communicator rotate among the cloud-aware plan, the previous module and "
+                 "the alternative plan (coll_cloudaware_trial_spread), this many calls each "
+                 "(default 3, at most 16; 0 = no trials, the cost model alone decides); the "
+                 "fastest keeps the class. Must be the same on every rank.",
+                 OPAL_INFO_LVL_4, &c->trial_calls);
     register_double("trial_margin",
                     "Live trial: the plan keeps a class only when its median time is at least "
                     "this fraction below the previous module's (default 0.05; 0 <= x < 1).",
                     OPAL_INFO_LVL_4, &c->trial_margin);
+    register_double("trial_spread",
+                    "Live trial: the cost model's second plan (of another algorithm) takes part "
+                    "as a third variant when predicted at most this many times the best plan's "
+                    "time (default 2; below 1 = never: plan against previous module only). Must "
+                    "be the same on every rank.", OPAL_INFO_LVL_4, &c->trial_spread);
 }
 
 static int cloudaware_register(void)
@@ -391,6 +398,11 @@ static int cloudaware_open(void)
         opal_output(0, "coll:cloudaware: coll_cloudaware_trial_margin=%g is invalid (0 <= x < 1); "
                     "using 0.05", c->trial_margin);
         c->trial_margin = 0.05;
+    }
+    if (!(c->trial_spread >= 0.0 && c->trial_spread < 1e6)) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_trial_spread=%g is invalid (0 <= x < "
+                    "1e6); using 2", c->trial_spread);
+        c->trial_spread = 2.0;
     }
     if (c->trial_calls < 0 || c->trial_calls > CLOUDAWARE_TRIAL_MAX_CALLS) {
         opal_output(0, "coll:cloudaware: coll_cloudaware_trial_calls=%d is invalid (0 to %d); "

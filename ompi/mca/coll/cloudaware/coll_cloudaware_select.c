@@ -28,8 +28,10 @@ typedef struct {
     int bytes_class;      /* floor(log2(bytes)) */
     int count_class;      /* floor(log2(count)) */
     bool commutative;     /* the previous module's algorithm and the plan's order depend on it */
-    cacore_plan_t *plan;  /* NULL: the previous module serves this class */
-    cacore_plan_t *spare; /* the plan the model did not choose (the live trial tries it) */
+    const cacore_plan_t *run;   /* what serves this class: best, alt or NULL (the previous
+                                   module) */
+    cacore_plan_t *best;        /* the model's best plan (whether it runs or not), or NULL */
+    cacore_plan_t *alt;         /* its second plan, which the live trial tries too, or NULL */
     mca_coll_cloudaware_trial_t trial;   /* coll_cloudaware_trial.c */
     uint64_t stamp;
 } plancache_entry_t;
@@ -55,8 +57,8 @@ void mca_coll_cloudaware_plancache_free(mca_coll_cloudaware_module_t *m)
         return;
     }
     for (int i = 0; i < CLOUDAWARE_PLANCACHE_SIZE; i++) {
-        cacore_plan_free(m->plancache->entries[i].plan);
-        cacore_plan_free(m->plancache->entries[i].spare);
+        cacore_plan_free(m->plancache->entries[i].best);
+        cacore_plan_free(m->plancache->entries[i].alt);
     }
     free(m->plancache);
     m->plancache = NULL;
@@ -113,13 +115,13 @@ static int previous_model(const mca_coll_cloudaware_module_t *m, cacore_coll_t c
     return CACORE_PREV_BINOMIAL;
 }
 
-/* Decides for one size class: the plan, or NULL for the previous module. The policy is the
- * core's (cacore_decide, shared with cloudaware-plan); this gathers its inputs and logs. When the
- * cost model decides (no rule), *by_model is set, and a plan it turned down goes to *spare (the
- * live trial tries it). */
-static cacore_plan_t *decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matrix,
-                             const mca_coll_cloudaware_call_t *call, size_t bytes, size_t count,
-                             cacore_plan_t **spare, bool *by_model)
+/* Decides for one size class: e->run, the plan or NULL for the previous module, e->best and
+ * e->alt. The policy is the core's (cacore_decide, shared with cloudaware-plan); this gathers its
+ * inputs and logs. true when the cost model decided (no rule): the live trial may then try the
+ * best plan, also one the model turned down, and the alternative. */
+static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matrix,
+                   const mca_coll_cloudaware_call_t *call, size_t bytes, size_t count,
+                   plancache_entry_t *e)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     const mca_coll_cloudaware_nodemap_t *map = m->net->map;
@@ -140,6 +142,7 @@ static cacore_plan_t *decide(mca_coll_cloudaware_module_t *m, const cacore_matri
     in.previous = previous_model(m, call->coll);
     in.min_gain = c->min_gain;
     in.large_message = (size_t) c->large_message;
+    in.trial_spread = c->trial_spread;
     in.params.hier.k = c->k;
     in.params.hier.t_span = c->t_span;
     in.params.cost.node_send_slots = in.params.cost.node_recv_slots = c->model_slots;
@@ -153,24 +156,21 @@ static cacore_plan_t *decide(mca_coll_cloudaware_module_t *m, const cacore_matri
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
                             "coll:cloudaware: no decision for %s: %s; using the previous module",
                             cacore_coll_name(call->coll), err);
-        return NULL;
+        return false;
     }
     opal_output_verbose(d.problem ? CLOUDAWARE_VERBOSE_WARN : CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: %s of %zu bytes: %s", cacore_coll_name(call->coll),
                         bytes, d.reason);
-    /* live trial hook: the model's choice may be tried, with the plan it turned down */
-    if (NULL == in.rule || CACORE_RULE_MODEL == in.rule->choice) {
-        cacore_decision_t alt;
-
-        *by_model = true;
-        in.trial = CACORE_TRIAL_PLAN;
-        if (NULL == d.plan
-            && CACORE_OK == cacore_decide(matrix, map->nranks, map->rank_node, &in, &alt, err,
-                                          sizeof(err))) {
-            *spare = alt.plan;
-        }
+    e->best = NULL != d.plan ? d.plan : d.declined;
+    e->alt = d.alternative;
+    e->run = d.plan;
+    if (NULL != d.alternative) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                            "coll:cloudaware: %s of %zu bytes: the live trial also tries %s "
+                            "(predicted %.3g s)", cacore_coll_name(call->coll), bytes,
+                            cacore_plan_describe(d.alternative), d.alternative_s);
     }
-    return d.plan;
+    return NULL == in.rule || CACORE_RULE_MODEL == in.rule->choice;
 }
 
 const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
@@ -215,13 +215,13 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
     /* Built for the class's lower bounds, so no plan cuts a message into more segments than
      * the smallest count of its class has elements. */
     e = victim;
-    cacore_plan_free(e->plan);
-    cacore_plan_free(e->spare);
-    e->spare = NULL;
-    e->plan = decide(m, matrix, call, (size_t) 1 << bclass, (size_t) 1 << cclass, &e->spare,
-                     &by_model);
-    mca_coll_cloudaware_trial_init(&e->trial, call->coll, call->root, bclass, cclass, &e->plan,
-                                   &e->spare, by_model);
+    cacore_plan_free(e->best);
+    cacore_plan_free(e->alt);
+    e->best = e->alt = NULL;
+    e->run = NULL;
+    by_model = decide(m, matrix, call, (size_t) 1 << bclass, (size_t) 1 << cclass, e);
+    mca_coll_cloudaware_trial_init(&e->trial, call->coll, call->root, bclass, cclass, &e->run,
+                                   e->best, e->alt, by_model);
     e->used = true;
     e->coll = call->coll;
     e->root = call->root;
@@ -231,7 +231,7 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
     e->stamp = ++pc->clock;
 
 found:
-    plan = e->plan;
+    plan = e->run;
     if (call->blocking) {   /* live trial hook: this call may run the other variant, timed */
         plan = mca_coll_cloudaware_trial_pick(m, comm, &e->trial, call->commutative);
     }

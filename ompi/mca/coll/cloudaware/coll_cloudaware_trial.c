@@ -33,46 +33,63 @@ static int calls_per_variant(void)
 }
 
 void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_t coll, int root,
-                                    int bytes_class, int count_class, cacore_plan_t **plan,
-                                    cacore_plan_t **spare, bool possible)
+                                    int bytes_class, int count_class, const cacore_plan_t **run,
+                                    const cacore_plan_t *plan, const cacore_plan_t *alternative,
+                                    bool possible)
 {
     memset(t, 0, sizeof(*t));
     t->coll = coll;
     t->root = root;
     t->bytes_class = bytes_class;
     t->count_class = count_class;
+    t->run = run;
     t->plan = plan;
-    t->spare = spare;
+    t->alternative = NULL != plan ? alternative : NULL;
+    t->variants = NULL != t->alternative ? 3 : 2;
     t->outcome = CACORE_TRIAL_UNKNOWN;
-    t->state = (possible && calls_per_variant() > 0 && (NULL != *plan || NULL != *spare))
+    t->state = (possible && calls_per_variant() > 0 && NULL != plan)
         ? CLOUDAWARE_TRIAL_PENDING : CLOUDAWARE_TRIAL_NONE;
 }
 
-/* The cloud-aware plan of the entry, whichever slot holds it. */
-static cacore_plan_t *candidate(const mca_coll_cloudaware_trial_t *t)
-{
-    return NULL != *t->plan ? *t->plan : *t->spare;
-}
-
-/* The outcome decides the entry's choice: the plan moves to the slot that runs it. */
+/* The outcome decides the entry's choice (UNKNOWN keeps the model's). */
 static void apply(mca_coll_cloudaware_trial_t *t, cacore_trial_t outcome)
 {
-    cacore_plan_t *p = candidate(t);
-    bool run_plan = cacore_trial_runs_plan(NULL != *t->plan, outcome);
-
     t->outcome = outcome;
     t->state = CLOUDAWARE_TRIAL_DONE;
-    *t->plan = run_plan ? p : NULL;
-    *t->spare = run_plan ? NULL : p;
+    if (CACORE_TRIAL_PLAN == outcome) {
+        *t->run = t->plan;
+    } else if (CACORE_TRIAL_ALTERNATIVE == outcome && NULL != t->alternative) {
+        *t->run = t->alternative;
+    } else if (CACORE_TRIAL_PREVIOUS == outcome) {
+        *t->run = NULL;
+    }
+}
+
+/* What a variant runs (NULL: the previous module). */
+static const cacore_plan_t *variant_plan(const mca_coll_cloudaware_trial_t *t,
+                                         cacore_trial_variant_t v)
+{
+    return CACORE_TRIAL_RUN_PLAN == v ? t->plan
+        : CACORE_TRIAL_RUN_ALTERNATIVE == v ? t->alternative : NULL;
 }
 
 static const char *outcome_name(cacore_trial_t o)
 {
-    return CACORE_TRIAL_PLAN == o ? "the plan" : "the previous module";
+    return CACORE_TRIAL_PLAN == o ? "the plan"
+        : CACORE_TRIAL_ALTERNATIVE == o ? "the alternative" : "the previous module";
 }
 
+/* The plan's description, and " | " and the alternative's when there is one (the book key: an
+ * outcome holds only for the same candidates). */
+static void candidates(const mca_coll_cloudaware_trial_t *t, char *out, size_t len)
+{
+    snprintf(out, len, "%s%s%s", cacore_plan_describe(t->plan), NULL != t->alternative ? " | " : "",
+             NULL != t->alternative ? cacore_plan_describe(t->alternative) : "");
+}
+
+/* desc: the buffer candidates() filled, which the key points to. */
 static cacore_trial_key_t book_key(mca_coll_cloudaware_module_t *m,
-                                   const mca_coll_cloudaware_trial_t *t)
+                                   const mca_coll_cloudaware_trial_t *t, const char *desc)
 {
     const mca_coll_cloudaware_nodemap_t *map = m->net->map;
     cacore_trial_key_t k = {
@@ -81,7 +98,7 @@ static cacore_trial_key_t book_key(mca_coll_cloudaware_module_t *m,
         .root = t->root,
         .bytes_class = t->bytes_class,
         .count_class = t->count_class,
-        .plan = cacore_plan_describe(candidate(t)),
+        .plan = desc,
     };
     return k;
 }
@@ -90,10 +107,13 @@ static cacore_trial_key_t book_key(mca_coll_cloudaware_module_t *m,
 static cacore_trial_result_t stored(mca_coll_cloudaware_module_t *m,
                                     const mca_coll_cloudaware_trial_t *t)
 {
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0 };
     cacore_trial_book_t *book = NULL;
-    cacore_trial_key_t k = book_key(m, t);
-    char why[768];
+    char why[768], desc[1024];
+    cacore_trial_key_t k;
+
+    candidates(t, desc, sizeof(desc));
+    k = book_key(m, t, desc);
 
     if (mca_coll_cloudaware_cache_load_trials(m->net->map->key, &book, why, sizeof(why))) {
         r = cacore_trial_book_find(book, &k);
@@ -112,12 +132,14 @@ static void store(mca_coll_cloudaware_module_t *m, const mca_coll_cloudaware_tri
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     cacore_trial_book_t *book = NULL;
-    cacore_trial_key_t k = book_key(m, t);
-    char why[768], err[256];
+    char why[768], err[256], desc[1024];
+    cacore_trial_key_t k;
 
     if (NULL == c->cache_dir || '\0' == c->cache_dir[0]) {
         return;
     }
+    candidates(t, desc, sizeof(desc));
+    k = book_key(m, t, desc);
     if (!mca_coll_cloudaware_cache_load_trials(m->net->map->key, &book, why, sizeof(why))
         && CACORE_OK != cacore_trial_book_create(&book, err, sizeof(err))) {
         return;
@@ -138,7 +160,7 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
                          mca_coll_cloudaware_trial_t *t)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0 };
     int outcome, rc;
 
     if (0 == ompi_comm_rank(comm)) {
@@ -150,17 +172,22 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
     rc = m->previous.bcast(&outcome, 1, MPI_INT, 0, comm, m->previous.bcast_module);
     m->trial_depth--;
     t->learn_s = now() - t->learn_s;
-    if (OMPI_SUCCESS != rc || (CACORE_TRIAL_PLAN != outcome && CACORE_TRIAL_PREVIOUS != outcome)) {
+    if (OMPI_SUCCESS != rc
+        || (CACORE_TRIAL_PLAN != outcome && CACORE_TRIAL_PREVIOUS != outcome
+            && (CACORE_TRIAL_ALTERNATIVE != outcome || NULL == t->alternative))) {
         return false;
     }
     apply(t, (cacore_trial_t) outcome);
     if (0 == ompi_comm_rank(comm)) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: stored "
-                            "outcome, no trial: %s (%s %.3g s, previous module %.3g s)",
+                            "outcome, no trial: %s (%s %.3g s, previous module %.3g s%s%s%s)",
                             cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
                             comm->c_name, outcome_name(t->outcome),
-                            cacore_plan_describe(candidate(t)), r.plan_s, r.previous_s);
+                            cacore_plan_describe(t->plan), r.plan_s, r.previous_s,
+                            NULL != t->alternative ? ", alternative " : "",
+                            NULL != t->alternative ? cacore_plan_describe(t->alternative) : "",
+                            NULL != t->alternative ? " measured too" : "");
     }
     return true;
 }
@@ -170,19 +197,20 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
                                                     mca_coll_cloudaware_trial_t *t,
                                                     bool commutative)
 {
-    cacore_plan_t *p;
+    const cacore_plan_t *p;
 
     if ((CLOUDAWARE_TRIAL_PENDING != t->state && CLOUDAWARE_TRIAL_RUNNING != t->state)
         || 1 != m->trial_depth || NULL != m->trial_now) {
-        return *t->plan;   /* decided, or a call nested in another: the current choice */
+        return *t->run;   /* decided, or a call nested in another: the current choice */
     }
-    p = candidate(t);
-    if (!commutative && !cacore_plan_preserves_order(p)) {
-        return *t->plan;   /* the plan cannot serve this op: not a trial call */
+    if (!commutative && (!cacore_plan_preserves_order(t->plan)
+                         || (NULL != t->alternative
+                             && !cacore_plan_preserves_order(t->alternative)))) {
+        return *t->run;   /* a plan cannot serve this op: not a trial call */
     }
     if (CLOUDAWARE_TRIAL_PENDING == t->state) {
         if (learn_stored(m, comm, t)) {
-            return *t->plan;
+            return *t->run;
         }
         t->state = CLOUDAWARE_TRIAL_RUNNING;
         t->calls = 0;
@@ -196,16 +224,17 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
     m->trial_now = t;
     t->barrier_s += now() - t->start;
     t->start = now();
-    return CACORE_TRIAL_RUN_PLAN == cacore_trial_variant(t->calls) ? p : NULL;
+    p = variant_plan(t, cacore_trial_variant(t->calls, t->variants));
+    return p;
 }
 
-/* "0.0123 0.0119 0.0121": the times of one variant's calls. */
-static void list_times(const double *times, int n, int first, char *out, size_t len)
+/* "0.0123 0.0119 0.0121": the times of one variant's calls (every step-th from first). */
+static void list_times(const double *times, int n, int first, int step, char *out, size_t len)
 {
     size_t used = 0;
 
     out[0] = '\0';
-    for (int k = first; k < n && used < len; k += 2) {
+    for (int k = first; k < n && used < len; k += step) {
         used += (size_t) snprintf(out + used, len - used, "%s%.3g", k == first ? "" : " ",
                                   times[k]);
     }
@@ -221,10 +250,10 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     mca_coll_cloudaware_trial_t *t = m->trial_now;
-    double agreed[2 * CLOUDAWARE_TRIAL_MAX_CALLS], t0, t_store;
+    double agreed[3 * CLOUDAWARE_TRIAL_MAX_CALLS], t0, t_store;
     cacore_trial_result_t r;
-    char err[256], plan_times[256], prev_times[256];
-    int n = calls_per_variant(), rc;
+    char err[256], plan_times[256], prev_times[256], alt_times[256], alt[1024];
+    int n = calls_per_variant(), rc, v;
 
     if (--m->trial_depth > 0 || NULL == t) {
         return;
@@ -232,13 +261,14 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     m->trial_now = NULL;
     t->times[t->calls] = now() - t->start;
     t->calls++;
-    if (!cacore_trial_over(t->calls, n)) {
+    v = t->variants;
+    if (!cacore_trial_over(t->calls, n, v)) {
         return;
     }
     /* The agreement: the slowest rank's time of every call, on every rank. */
     t0 = now();
     m->trial_depth++;   /* calls the previous allreduce makes to us are not trial calls */
-    rc = m->previous.allreduce(t->times, agreed, 2 * n, MPI_DOUBLE, MPI_MAX, comm,
+    rc = m->previous.allreduce(t->times, agreed, v * n, MPI_DOUBLE, MPI_MAX, comm,
                                m->previous.allreduce_module);
     m->trial_depth--;
     t0 = now() - t0;
@@ -249,7 +279,7 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
         apply(t, CACORE_TRIAL_UNKNOWN);
         return;
     }
-    if (CACORE_OK != cacore_trial_judge(agreed, n, c->trial_margin, &r, err, sizeof(err))) {
+    if (CACORE_OK != cacore_trial_judge(agreed, n, v, c->trial_margin, &r, err, sizeof(err))) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
                             "coll:cloudaware: trial of %s: %s; the cost model's choice stays",
                             cacore_coll_name(t->coll), err);
@@ -263,15 +293,21 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     t_store = now();
     store(m, t, &r);
     t_store = now() - t_store;
-    list_times(agreed, 2 * n, 0, plan_times, sizeof(plan_times));
-    list_times(agreed, 2 * n, 1, prev_times, sizeof(prev_times));
+    list_times(agreed, v * n, CACORE_TRIAL_RUN_PLAN, v, plan_times, sizeof(plan_times));
+    list_times(agreed, v * n, CACORE_TRIAL_RUN_PREVIOUS, v, prev_times, sizeof(prev_times));
+    alt[0] = '\0';
+    if (3 == v) {
+        list_times(agreed, v * n, CACORE_TRIAL_RUN_ALTERNATIVE, v, alt_times, sizeof(alt_times));
+        snprintf(alt, sizeof(alt), "; alternative %s: %s s (median %.3g s)",
+                 cacore_plan_describe(t->alternative), alt_times, r.alternative_s);
+    }
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: %s: %s s "
-                        "(median %.3g s); previous module: %s s (median %.3g s); outcome: %s "
+                        "(median %.3g s); previous module: %s s (median %.3g s)%s; outcome: %s "
                         "(coll_cloudaware_trial_margin %g; overhead: start %.3g s, barriers "
                         "%.3g s, agreement %.3g s, trial book %.3g s)",
                         cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
-                        comm->c_name, cacore_plan_describe(candidate(t)), plan_times, r.plan_s,
-                        prev_times, r.previous_s, outcome_name(r.outcome), c->trial_margin,
+                        comm->c_name, cacore_plan_describe(t->plan), plan_times, r.plan_s,
+                        prev_times, r.previous_s, alt, outcome_name(r.outcome), c->trial_margin,
                         t->learn_s, t->barrier_s, t0, t_store);
 }

@@ -4,10 +4,12 @@
  *
  * The live trial (coll_cloudaware_trial.c; docs/calibration.md, "Live trial"): whatever the cost
  * model gets wrong, the first blocking calls of each (communicator, collective, root, size class)
- * find out. They alternate between the cloud-aware plan (also when the model chose the previous
- * module) and the previous module, each started by a barrier and timed locally; after coll_cloudaware_trial_calls calls
- * of each, one MPI_MAX allreduce through the previous module gives every rank the same times and
- * the faster variant keeps the class (the plan only when faster by coll_cloudaware_trial_margin).
+ * find out. They rotate among the cloud-aware plan (also when the model chose the previous
+ * module), the previous module and, when the model offered one (coll_cloudaware_trial_spread),
+ * the alternative plan, each call started by a barrier and timed locally; after
+ * coll_cloudaware_trial_calls calls of each, one MPI_MAX allreduce through the previous module
+ * gives every rank the same times and the fastest variant keeps the class (a plan only when
+ * faster than the previous module by coll_cloudaware_trial_margin).
  * Outcomes are kept in the plan cache entry and in the cache directory (the trial book), so the
  * next job over the same nodes starts decided.
  *
@@ -45,17 +47,21 @@ typedef struct mca_coll_cloudaware_trial_t {
     double start;                /* start of the call running now */
     double learn_s;              /* the broadcast of the stored outcome took this long */
     double barrier_s;            /* the barriers before the trial calls, together */
-    double times[2 * CLOUDAWARE_TRIAL_MAX_CALLS];   /* local time of each call */
+    int variants;                /* 2 (plan, previous) or 3 (and the alternative) */
+    double times[3 * CLOUDAWARE_TRIAL_MAX_CALLS];   /* local time of each call */
     cacore_trial_t outcome;
-    cacore_plan_t **plan;        /* the entry's choice (NULL: the previous module) */
-    cacore_plan_t **spare;       /* the entry's plan not chosen by the model, or NULL */
+    const cacore_plan_t **run;   /* the entry's choice (NULL: the previous module) */
+    const cacore_plan_t *plan;   /* the model's best plan (owned by the entry), or NULL */
+    const cacore_plan_t *alternative;   /* its second plan (owned by the entry), or NULL */
 } mca_coll_cloudaware_trial_t;
 
-/* Sets up the trial of a new entry. plan/spare: the entry's slots (see above); a trial is
- * possible when the cost model made the choice and a plan exists in one of them. */
+/* Sets up the trial of a new entry. run: the entry's choice, which the outcome sets to plan,
+ * alternative or NULL; a trial is possible when the cost model made the choice and built a
+ * plan. */
 void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_t coll, int root,
-                                    int bytes_class, int count_class, cacore_plan_t **plan,
-                                    cacore_plan_t **spare, bool possible);
+                                    int bytes_class, int count_class, const cacore_plan_t **run,
+                                    const cacore_plan_t *plan, const cacore_plan_t *alternative,
+                                    bool possible);
 
 /* Hooks of the blocking entry points, before and after the call. A blocking call made while
  * another runs on the communicator (the previous module's allreduce calling our reduce and

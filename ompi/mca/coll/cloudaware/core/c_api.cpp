@@ -376,6 +376,7 @@ void cacore_decide_input_default(cacore_decide_input_t *in)
     in->previous = CACORE_PREV_TUNED;
     in->min_gain = 0.1;
     in->large_message = 65536;
+    in->trial_spread = 2.0;
     cacore_plan_params_default(&in->params);
 }
 
@@ -407,16 +408,26 @@ cacore_status_t cacore_decide(const cacore_matrix_t *m, int nranks, const int *r
         d.previous = in->previous;
         d.min_gain = in->min_gain;
         d.large_message = static_cast<double>(in->large_message);
+        d.trial_spread = in->trial_spread;
         d.params = cacore::PlanParams::from_c(in->params);
         cacore::Decision dec = cacore::decide(d);
         out->plan_s = dec.have_plan ? dec.plan.predicted_s : -1.0;
+        out->alternative_s = dec.have_alternative ? dec.alternative.predicted_s : -1.0;
         out->previous_s = dec.previous_s;
         out->problem = dec.problem ? 1 : 0;
         std::snprintf(out->previous, sizeof(out->previous), "%s", dec.previous.c_str());
         std::snprintf(out->reason, sizeof(out->reason), "%s", dec.reason.c_str());
-        if (dec.run_plan) {
-            out->plan = new cacore_plan{std::move(dec.plan)};
+        // Every plan is allocated before any is handed out: on bad_alloc none leaks.
+        std::unique_ptr<cacore_plan> plan, alt;
+        if (dec.have_plan && (dec.run_plan || dec.plan_usable)) {
+            plan = std::make_unique<cacore_plan>(cacore_plan{std::move(dec.plan)});
         }
+        if (dec.have_alternative) {
+            alt = std::make_unique<cacore_plan>(cacore_plan{std::move(dec.alternative)});
+        }
+        cacore_plan_t *&slot = dec.run_alternative ? out->plan : out->alternative;
+        slot = alt.release();
+        (dec.run_plan ? out->plan : out->declined) = plan.release();
     });
 }
 
@@ -921,37 +932,35 @@ int outcome_int(const cacore_trial_t &o)
 
 }  // namespace
 
-cacore_trial_variant_t cacore_trial_variant(int k) { return cacore::trial_variant(k); }
-
-int cacore_trial_over(int k, int calls_per_variant)
+cacore_trial_variant_t cacore_trial_variant(int k, int variants)
 {
-    return cacore::trial_over(k, calls_per_variant) ? 1 : 0;
+    // Out of range: the plan (the C side never asks for more than 3 variants).
+    return variants == 2 || variants == 3 ? cacore::trial_variant(k, variants)
+                                          : CACORE_TRIAL_RUN_PLAN;
 }
 
-cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, double margin,
-                                   cacore_trial_result_t *out, char *err, size_t errlen)
+int cacore_trial_over(int k, int calls_per_variant, int variants)
+{
+    return cacore::trial_over(k, calls_per_variant, variants) ? 1 : 0;
+}
+
+cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int variants,
+                                   double margin, cacore_trial_result_t *out, char *err,
+                                   size_t errlen)
 {
     return guard(err, errlen, [&] {
-        if (times == nullptr || out == nullptr || calls_per_variant < 1) {
-            cacore::fail_arg("cacore_trial_judge: NULL argument or no calls");
+        if (times == nullptr || out == nullptr || calls_per_variant < 1 ||
+            (variants != 2 && variants != 3)) {
+            cacore::fail_arg("cacore_trial_judge: NULL argument, no calls or not 2 or 3 variants");
         }
-        const std::vector<double> t(times, times + 2 * static_cast<size_t>(calls_per_variant));
-        const cacore::TrialResult r = cacore::trial_judge(t, calls_per_variant, margin);
+        const std::vector<double> t(times, times + static_cast<size_t>(variants) *
+                                                        static_cast<size_t>(calls_per_variant));
+        const cacore::TrialResult r = cacore::trial_judge(t, calls_per_variant, variants, margin);
         out->outcome = r.outcome;
         out->plan_s = r.plan_s;
         out->previous_s = r.previous_s;
+        out->alternative_s = r.alternative_s;
     });
-}
-
-int cacore_trial_runs_plan(int model_chose_plan, cacore_trial_t outcome)
-{
-    const int o = outcome_int(outcome);
-    return cacore::trial_runs_plan(model_chose_plan != 0,
-                                   o == CACORE_TRIAL_PLAN || o == CACORE_TRIAL_PREVIOUS
-                                       ? static_cast<cacore_trial_t>(o)
-                                       : CACORE_TRIAL_UNKNOWN)
-               ? 1
-               : 0;
 }
 
 uint64_t cacore_trial_layout_key(int nranks, const int *rank_node)
@@ -989,13 +998,14 @@ cacore_status_t cacore_trial_book_read_file(const char *path, cacore_trial_book_
 cacore_trial_result_t cacore_trial_book_find(const cacore_trial_book_t *b,
                                              const cacore_trial_key_t *key)
 {
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0 };
     if (b != nullptr && key != nullptr && key->plan != nullptr) {
         try {
             const cacore::TrialResult t = b->b.find(trial_key(key));
             r.outcome = t.outcome;
             r.plan_s = t.plan_s;
             r.previous_s = t.previous_s;
+            r.alternative_s = t.alternative_s;
         } catch (...) {
             r.outcome = CACORE_TRIAL_UNKNOWN;   /* out of memory copying the key: not found */
         }
@@ -1011,13 +1021,15 @@ cacore_status_t cacore_trial_book_set(cacore_trial_book_t *b, const cacore_trial
             cacore::fail_arg("cacore_trial_book_set: NULL argument");
         }
         const int o = outcome_int(r->outcome);
-        if (o != CACORE_TRIAL_PLAN && o != CACORE_TRIAL_PREVIOUS) {
-            cacore::fail_arg("cacore_trial_book_set: the outcome must be plan or previous");
+        if (o != CACORE_TRIAL_PLAN && o != CACORE_TRIAL_PREVIOUS && o != CACORE_TRIAL_ALTERNATIVE) {
+            cacore::fail_arg("cacore_trial_book_set: the outcome must be plan, previous or "
+                             "alternative");
         }
         cacore::TrialResult t;
         t.outcome = static_cast<cacore_trial_t>(o);
         t.plan_s = r->plan_s;
         t.previous_s = r->previous_s;
+        t.alternative_s = r->alternative_s;
         b->b.set(trial_key(key), t);
     });
 }

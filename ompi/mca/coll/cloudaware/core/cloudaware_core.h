@@ -319,10 +319,12 @@ typedef enum {
     CACORE_TRIAL_UNKNOWN = 0,   /* no live trial outcome: the model decides */
     CACORE_TRIAL_PLAN,          /* the trial measured the plan faster */
     CACORE_TRIAL_PREVIOUS,      /* the trial measured the previous module faster */
+    CACORE_TRIAL_ALTERNATIVE,   /* the trial measured the model's second plan fastest */
     CACORE_TRIAL_COUNT
 } cacore_trial_t;
 
-/* Names ("tuned", "basic", "han", "binomial"; "unknown", "plan", "previous"), NULL past COUNT. */
+/* Names ("tuned", "basic", "han", "binomial"; "unknown", "plan", "previous", "alternative"), NULL
+ * past COUNT. */
 const char *cacore_prev_name(int prev);
 const char *cacore_trial_name(int trial);
 
@@ -338,16 +340,25 @@ typedef struct {
     double min_gain;               /* 0 <= min_gain < 1 */
     size_t large_message;          /* smaller messages travel in one segment (unless a rule or
                                       params.segment_bytes says otherwise for larger ones) */
+    double trial_spread;           /* the model's second plan of another algorithm is offered as
+                                      the alternative when predicted at most this many times the
+                                      best plan's time (>= 1; below 1: none is offered) */
     cacore_plan_params_t params;   /* from the MCA parameters; a rule's settings go on top */
 } cacore_decide_input_t;
 
 /* bytes = count = 1, commutative, no rule, trial unknown, previous tuned, min_gain 0.1,
- * large_message 65536, cacore_plan_params_default(). */
+ * large_message 65536, trial_spread 2, cacore_plan_params_default(). */
 void cacore_decide_input_default(cacore_decide_input_t *in);
 
 typedef struct {
     cacore_plan_t *plan;      /* the plan to run (the caller frees it); NULL: the previous module */
+    cacore_plan_t *declined;  /* the best plan when the previous module runs and the plan could
+                                 serve the op (the live trial tries it; the caller frees it) */
+    cacore_plan_t *alternative;   /* the best plan of another algorithm, when the cost model
+                                     decided and predicts it within trial_spread of the best plan
+                                     (the live trial tries it; the caller frees it), or NULL */
     double plan_s;            /* predicted time of the plan considered; -1: none built */
+    double alternative_s;     /* predicted time of the alternative; -1: none offered */
     double previous_s;        /* predicted time of the previous module's algorithm; -1: not
                                  predicted (a rule or a trial decided) */
     int problem;              /* 1: the previous module runs because no plan could be built */
@@ -402,33 +413,36 @@ cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key
                                           size_t *len, char *err, size_t errlen);
 
 /* ---- Live trial (docs/calibration.md, "Live trial") ----------------------------------------
- * The first blocking calls of a (communicator, collective, root, size class) alternate between
- * the cloud-aware plan and the previous module; the times all ranks agreed on (max over ranks,
- * per call) decide which one keeps the class. The outcome is an input of the choice: UNKNOWN
- * leaves it to the cost model. */
+ * The first blocking calls of a (communicator, collective, root, size class) rotate among the
+ * cloud-aware plan, the previous module and, when the cost model offered one, the alternative
+ * plan; the times all ranks agreed on (max over ranks, per call) decide which one keeps the
+ * class. The outcome is an input of the choice: UNKNOWN leaves it to the cost model. */
 /* The outcome is a cacore_trial_t (see "Decision" above): UNKNOWN (no trial yet, or none
- * possible), PLAN (the plan was measured faster, by the margin), PREVIOUS (the previous module was
- * not measured slower by the margin). */
+ * possible), PLAN or ALTERNATIVE (that plan was measured the faster one, faster than the previous
+ * module by the margin), PREVIOUS (neither plan was measured faster by the margin). */
 typedef enum {
     CACORE_TRIAL_RUN_PLAN = 0,
-    CACORE_TRIAL_RUN_PREVIOUS = 1
+    CACORE_TRIAL_RUN_PREVIOUS = 1,
+    CACORE_TRIAL_RUN_ALTERNATIVE = 2
 } cacore_trial_variant_t;
 typedef struct {
     cacore_trial_t outcome;
-    double plan_s;       /* median of the plan's agreed call times */
-    double previous_s;   /* median of the previous module's */
+    double plan_s;          /* median of the plan's agreed call times */
+    double previous_s;      /* median of the previous module's */
+    double alternative_s;   /* median of the alternative's; 0: none took part */
 } cacore_trial_result_t;
-/* What call k (0-based) of a trial runs: the plan for even k, the previous module for odd k. */
-cacore_trial_variant_t cacore_trial_variant(int k);
+/* What call k (0-based) of a trial of `variants` variants (2: no alternative, 3) runs: variant
+ * k % variants (plan, previous, alternative). */
+cacore_trial_variant_t cacore_trial_variant(int k, int variants);
 /* 1 once k calls have run of a trial of calls_per_variant calls per variant, else 0. */
-int cacore_trial_over(int k, int calls_per_variant);
-/* Judges times[0 .. 2*calls_per_variant) (agreed time of each call, in call order): the plan
- * wins when its median is at least margin below the previous module's. CACORE_ERR_ARG on a
- * time that is not finite >= 0 or a margin outside [0, 1). */
-cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, double margin,
-                                   cacore_trial_result_t *out, char *err, size_t errlen);
-/* 1 when the plan runs, from the model's choice and the trial's outcome (a known outcome wins). */
-int cacore_trial_runs_plan(int model_chose_plan, cacore_trial_t outcome);
+int cacore_trial_over(int k, int calls_per_variant, int variants);
+/* Judges times[0 .. variants*calls_per_variant) (agreed time of each call, in call order): the
+ * faster of the plan and the alternative wins when its median is at least margin below the
+ * previous module's. CACORE_ERR_ARG on a time that is not finite >= 0, variants not 2 or 3 or a
+ * margin outside [0, 1). */
+cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int variants,
+                                   double margin, cacore_trial_result_t *out, char *err,
+                                   size_t errlen);
 /* The key of a communicator's layout (size, node of each rank) under which outcomes are kept. */
 uint64_t cacore_trial_layout_key(int nranks, const int *rank_node);
 
@@ -452,7 +466,7 @@ cacore_status_t cacore_trial_book_read_file(const char *path, cacore_trial_book_
 /* The stored result of key (outcome UNKNOWN when there is none). */
 cacore_trial_result_t cacore_trial_book_find(const cacore_trial_book_t *b,
                                              const cacore_trial_key_t *key);
-/* Adds or replaces the result of key (outcome PLAN or PREVIOUS). */
+/* Adds or replaces the result of key (outcome PLAN, PREVIOUS or ALTERNATIVE). */
 cacore_status_t cacore_trial_book_set(cacore_trial_book_t *b, const cacore_trial_key_t *key,
                                       const cacore_trial_result_t *r, char *err, size_t errlen);
 /* The file content: *text (malloc'd, NUL-terminated, caller frees), *len bytes. */

@@ -10,6 +10,7 @@
 #include "previous_module.hpp"
 
 #include <cmath>
+#include <optional>
 #include <cstdio>
 
 namespace cacore {
@@ -78,8 +79,12 @@ Decision decide(const DecideInput &d)
         out.reason = "previous module (live trial: measured faster than the plan)";
         return out;
     }
+    if (!(d.trial_spread >= 0 && std::isfinite(d.trial_spread))) {
+        fail_arg("trial_spread must be finite >= 0");
+    }
+    std::optional<Plan> second;
     try {
-        out.plan = build_plan(d.in, decide_params(d));
+        out.plan = build_plan(d.in, decide_params(d), forced ? nullptr : &second);
         out.have_plan = true;
     } catch (const Error &e) {
         if (e.status() == CACORE_ERR_INTERNAL) {
@@ -90,9 +95,17 @@ Decision decide(const DecideInput &d)
         return out;
     }
     const std::string desc = out.plan.description;
-    if (!d.commutative && !out.plan.preserves_order) {
+    out.plan_usable = d.commutative || out.plan.preserves_order;
+    if (!out.plan_usable) {
         out.reason = "previous module (" + desc + " does not keep rank order, the op is not commutative)";
         return out;
+    }
+    // The alternative: the model's second plan, when the model may be wrong about the order.
+    if (second && d.trial_spread >= 1 &&
+        second->predicted_s <= out.plan.predicted_s * d.trial_spread &&
+        (d.commutative || second->preserves_order)) {
+        out.alternative = std::move(*second);
+        out.have_alternative = true;
     }
     if (forced) {
         out.run_plan = true;
@@ -102,6 +115,12 @@ Decision decide(const DecideInput &d)
     if (d.trial == CACORE_TRIAL_PLAN) {
         out.run_plan = true;
         out.reason = desc + " (live trial: measured faster than the previous module)";
+        return out;
+    }
+    if (d.trial == CACORE_TRIAL_ALTERNATIVE && out.have_alternative) {
+        out.run_alternative = true;
+        out.reason = out.alternative.description + " (live trial: the alternative, measured " +
+                     "faster than " + desc + " and the previous module)";
         return out;
     }
     const Plan prev = predict_previous(d);

@@ -20,13 +20,18 @@ struct DecideInput {
     int previous = CACORE_PREV_TUNED;
     double min_gain = 0.1;
     double large_message = 65536;
+    double trial_spread = 2.0;             // see cacore_decide_input_t
     PlanParams params;                     // from the MCA parameters (or the CLI's options)
 };
 
 struct Decision {
     bool run_plan = false;
     bool have_plan = false;   // `plan` was built (whether it runs or not)
+    bool plan_usable = false; // it can serve the op (commutative, or it keeps rank order)
     Plan plan;
+    bool run_alternative = false;
+    bool have_alternative = false;   // the model's second plan, for the live trial
+    Plan alternative;
     double previous_s = -1;   // -1: not predicted
     std::string previous;     // the previous module's algorithm
     bool problem = false;     // no plan could be built

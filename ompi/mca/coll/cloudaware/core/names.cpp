@@ -23,7 +23,7 @@ const char *const algos[] = {"auto", "cool", "tree", "binomial", "ring", "linear
 const char *const patterns[] = {"auto", "flat", "binomial", "recdbl", "ring", "chain", "dualtree"};
 const char *const levels[] = {"node", "group", "top"};
 const char *const prevs[] = {"tuned", "basic", "han", "binomial"};
-const char *const trials[] = {"unknown", "plan", "previous"};
+const char *const trials[] = {"unknown", "plan", "previous", "alternative"};
 static_assert(sizeof(colls) / sizeof(colls[0]) == CACORE_COLL_COUNT, "a collective without a name");
 static_assert(sizeof(algos) / sizeof(algos[0]) == CACORE_ALGO_COUNT, "an algorithm without a name");
 static_assert(sizeof(patterns) / sizeof(patterns[0]) == CACORE_PAT_COUNT, "a pattern without a name");

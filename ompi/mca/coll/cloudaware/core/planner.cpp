@@ -77,17 +77,35 @@ std::vector<int> pattern_candidates(cacore_coll_t c, int level_class, bool is_to
     }
 }
 
+// The best offered plan, and the best of the other algorithms (Plan::algo).
 struct Best {
     Plan plan;
     bool have = false;
+    std::optional<Plan> second;
     void offer(Plan &&p)
     {
         if (!have || p.predicted_s < plan.predicted_s) {
+            if (have && plan.algo != p.algo) {
+                second = std::move(plan);   // the best so far of its algorithm
+            }
             plan = std::move(p);
             have = true;
+        } else if (p.algo != plan.algo && (!second || p.predicted_s < second->predicted_s)) {
+            second = std::move(p);
         }
     }
 };
+
+// Simulates a built plan (Error(CACORE_ERR_INTERNAL) on a planner bug) and records whether it
+// keeps rank order.
+void check(Plan &plan)
+{
+    SimResult sim = simulate(plan);
+    if (!sim.ok) {
+        throw Error(CACORE_ERR_INTERNAL, "planner bug: " + plan.description + ": " + sim.error);
+    }
+    plan.preserves_order = sim.ordered;
+}
 
 // The most messages between nodes one rank has in flight in one round (sends and receives).
 int busiest_round(const Plan &p, const std::vector<int> &rank_node)
@@ -222,7 +240,7 @@ Plan choose_cool(const PlanInput &in, const Layout &lay, const PlanParams &p)
 
 }  // namespace
 
-Plan build_plan(const PlanInput &in, const PlanParams &p)
+Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *runner_up)
 {
     validate(in);
     Best best;
@@ -270,6 +288,25 @@ Plan build_plan(const PlanInput &in, const PlanParams &p)
             Plan pl = build_binomial(in);
             pl.predicted_s = predict_for(pl, in, p.cost);
             best.offer(std::move(pl));
+            // nor than the ring over ranks (the bandwidth-optimal plan of a flat network)
+            if (!linear_applies(in.coll)) {
+                Best ring;
+                for (int s : seg_candidates(in, p)) {
+                    try {
+                        Plan r = build_ring(in, s);
+                        r.predicted_s = predict_for(r, in, p.cost);
+                        ring.offer(std::move(r));
+                    } catch (const Error &e) {
+                        if (e.status() == CACORE_ERR_INTERNAL) {
+                            throw;
+                        }
+                        // a ring with fewer blocks than ranks: no candidate
+                    }
+                }
+                if (ring.have) {
+                    best.offer(std::move(ring.plan));
+                }
+            }
             // gather/scatter straight to/from the root, all at once: the best plan where the
             // root's node can use many links concurrently (node slots > 1 in the cost model)
             if (linear_applies(in.coll)) {
@@ -286,11 +323,14 @@ Plan build_plan(const PlanInput &in, const PlanParams &p)
         }
     }
     Plan plan = std::move(best.plan);
-    SimResult sim = simulate(plan);
-    if (!sim.ok) {
-        throw Error(CACORE_ERR_INTERNAL, "planner bug: " + plan.description + ": " + sim.error);
+    check(plan);
+    if (runner_up != nullptr) {
+        runner_up->reset();
+        if (best.second) {
+            check(*best.second);
+            *runner_up = std::move(best.second);
+        }
     }
-    plan.preserves_order = sim.ordered;
     return plan;
 }
 

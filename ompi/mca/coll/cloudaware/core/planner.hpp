@@ -11,6 +11,8 @@
 #include "layout.hpp"
 #include "plan.hpp"
 
+#include <optional>
+
 namespace cacore {
 
 struct PlanParams {
@@ -24,8 +26,12 @@ struct PlanParams {
 };
 
 // Builds, predicts (Plan::predicted_s), simulates (throws Error(CACORE_ERR_INTERNAL) if the plan
-// were incomplete) and sets Plan::preserves_order.
-Plan build_plan(const PlanInput &in, const PlanParams &p);
+// were incomplete) and sets Plan::preserves_order. With the algorithm AUTO the candidates are the
+// best COOL plan, the Algorithm-4 trees, the binomial tree, the ring (not gather, scatter) and,
+// for gather and scatter, the linear plans; runner_up (when not null) then gets the best of
+// them whose algorithm (Plan::algo) is not the chosen one's, built and checked the same way
+// (left empty when there is none).
+Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *runner_up = nullptr);
 
 // Predicted time of any plan for the input's matrix and ranks.
 double predict_for(const Plan &plan, const PlanInput &in, const CostParams &c);

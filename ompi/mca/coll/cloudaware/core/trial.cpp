@@ -18,8 +18,7 @@ namespace cacore {
 namespace {
 
 constexpr std::string_view kMagic = "cloudaware-trials";
-constexpr int kVersion = 1;
-const char *const kOutcomeNames[] = { "unknown", "plan", "previous" };
+constexpr int kVersion = 2;
 
 double median(std::vector<double> v)
 {
@@ -50,41 +49,43 @@ double parse_seconds(const LineReader &rd, std::string_view tok)
 
 }  // namespace
 
-cacore_trial_variant_t trial_variant(int k)
+cacore_trial_variant_t trial_variant(int k, int variants)
 {
-    return k % 2 == 0 ? CACORE_TRIAL_RUN_PLAN : CACORE_TRIAL_RUN_PREVIOUS;
+    if (variants != 2 && variants != 3) {
+        fail_arg("trial_variant: a trial has 2 or 3 variants, not " + std::to_string(variants));
+    }
+    return static_cast<cacore_trial_variant_t>(k % variants);
 }
 
-bool trial_over(int k, int calls) { return k >= 2 * calls; }
+bool trial_over(int k, int calls, int variants) { return k >= variants * calls; }
 
-TrialResult trial_judge(const std::vector<double> &times, int calls, double margin)
+TrialResult trial_judge(const std::vector<double> &times, int calls, int variants, double margin)
 {
-    if (calls < 1 || times.size() != 2 * static_cast<size_t>(calls)) {
+    if (calls < 1 || (variants != 2 && variants != 3) ||
+        times.size() != static_cast<size_t>(variants) * static_cast<size_t>(calls)) {
         fail_arg("trial_judge: " + std::to_string(times.size()) + " times for " +
-                 std::to_string(calls) + " calls per variant");
+                 std::to_string(calls) + " calls of " + std::to_string(variants) + " variants");
     }
     if (!(margin >= 0.0 && margin < 1.0)) {
         fail_arg("trial_judge: margin must be in [0, 1)");
     }
-    std::vector<double> plan, previous;
+    std::vector<double> of[3];
     for (size_t k = 0; k < times.size(); ++k) {
         if (!std::isfinite(times[k]) || times[k] < 0.0) {
             fail_arg("trial_judge: time of call " + std::to_string(k) + " is not finite >= 0");
         }
-        (trial_variant(static_cast<int>(k)) == CACORE_TRIAL_RUN_PLAN ? plan : previous)
-            .push_back(times[k]);
+        of[trial_variant(static_cast<int>(k), variants)].push_back(times[k]);
     }
     TrialResult r;
-    r.plan_s = median(plan);
-    r.previous_s = median(previous);
-    r.outcome = r.plan_s <= r.previous_s * (1.0 - margin) ? CACORE_TRIAL_PLAN
-                                                          : CACORE_TRIAL_PREVIOUS;
+    r.plan_s = median(of[CACORE_TRIAL_RUN_PLAN]);
+    r.previous_s = median(of[CACORE_TRIAL_RUN_PREVIOUS]);
+    r.alternative_s = variants == 3 ? median(of[CACORE_TRIAL_RUN_ALTERNATIVE]) : 0.0;
+    const bool alt = variants == 3 && r.alternative_s < r.plan_s;
+    const double best = alt ? r.alternative_s : r.plan_s;
+    r.outcome = best <= r.previous_s * (1.0 - margin)
+                    ? (alt ? CACORE_TRIAL_ALTERNATIVE : CACORE_TRIAL_PLAN)
+                    : CACORE_TRIAL_PREVIOUS;
     return r;
-}
-
-bool trial_runs_plan(bool model_chose_plan, cacore_trial_t outcome)
-{
-    return outcome == CACORE_TRIAL_UNKNOWN ? model_chose_plan : outcome == CACORE_TRIAL_PLAN;
 }
 
 uint64_t trial_layout_key(int nranks, const int *rank_node)
@@ -136,9 +137,10 @@ void TrialBook::parse(std::string_view text, const std::string &name)
         if (tok.size() == 1 && tok[0] == "end") {
             break;
         }
-        if (tok.size() < 10 || tok[0] != "trial") {
-            rd.error("expected \"trial LAYOUT COLL ROOT BYTES_CLASS COUNT_CLASS plan|previous "
-                     "PLAN_S PREVIOUS_S DESCRIPTION\" or \"end\"");
+        if (tok.size() < 11 || tok[0] != "trial") {
+            rd.error("expected \"trial LAYOUT COLL ROOT BYTES_CLASS COUNT_CLASS "
+                     "plan|previous|alternative PLAN_S PREVIOUS_S ALTERNATIVE_S DESCRIPTION\" or "
+                     "\"end\"");
         }
         TrialKey k;
         TrialResult r;
@@ -153,17 +155,16 @@ void TrialBook::parse(std::string_view text, const std::string &name)
         k.root = parse_int(rd, tok[3], -1, 1 << 30, "root");
         k.bytes_class = parse_int(rd, tok[4], 0, 63, "bytes class");
         k.count_class = parse_int(rd, tok[5], 0, 63, "count class");
-        if (tok[6] == kOutcomeNames[CACORE_TRIAL_PLAN]) {
-            r.outcome = CACORE_TRIAL_PLAN;
-        } else if (tok[6] == kOutcomeNames[CACORE_TRIAL_PREVIOUS]) {
-            r.outcome = CACORE_TRIAL_PREVIOUS;
-        } else {
-            rd.error("outcome " + quote(tok[6]) + " is neither plan nor previous");
+        const int o = find_name(trial_name, tok[6]);
+        if (o != CACORE_TRIAL_PLAN && o != CACORE_TRIAL_PREVIOUS && o != CACORE_TRIAL_ALTERNATIVE) {
+            rd.error("outcome " + quote(tok[6]) + " is not plan, previous or alternative");
         }
+        r.outcome = static_cast<cacore_trial_t>(o);
         r.plan_s = parse_seconds(rd, tok[7]);
         r.previous_s = parse_seconds(rd, tok[8]);
+        r.alternative_s = parse_seconds(rd, tok[9]);
         // The description: the rest of the line from its first token on, trailing blanks cut.
-        std::string_view d = line.substr(static_cast<size_t>(tok[9].data() - line.data()));
+        std::string_view d = line.substr(static_cast<size_t>(tok[10].data() - line.data()));
         while (!d.empty() && is_blank(d.back())) {
             d.remove_suffix(1);
         }
@@ -186,8 +187,9 @@ TrialResult TrialBook::find(const TrialKey &k) const
 
 void TrialBook::set(const TrialKey &k, const TrialResult &r)
 {
-    if (r.outcome != CACORE_TRIAL_PLAN && r.outcome != CACORE_TRIAL_PREVIOUS) {
-        fail_arg("TrialBook::set: the outcome must be plan or previous");
+    if (r.outcome != CACORE_TRIAL_PLAN && r.outcome != CACORE_TRIAL_PREVIOUS &&
+        r.outcome != CACORE_TRIAL_ALTERNATIVE) {
+        fail_arg("TrialBook::set: the outcome must be plan, previous or alternative");
     }
     if (k.coll < 0 || k.coll >= CACORE_COLL_COUNT || k.bytes_class < 0 || k.bytes_class > 63 ||
         k.count_class < 0 || k.count_class > 63 || k.root < -1) {
@@ -199,7 +201,7 @@ void TrialBook::set(const TrialKey &k, const TrialResult &r)
                  "outer blanks");
     }
     if (!(std::isfinite(r.plan_s) && r.plan_s >= 0.0 && std::isfinite(r.previous_s) &&
-          r.previous_s >= 0.0)) {
+          r.previous_s >= 0.0 && std::isfinite(r.alternative_s) && r.alternative_s >= 0.0)) {
         fail_arg("TrialBook::set: times must be finite >= 0");
     }
     auto it = records_.find(k);
@@ -219,12 +221,12 @@ std::string TrialBook::format() const
 {
     std::string s = std::string(kMagic) + " " + std::to_string(kVersion) + "\n";
     s += "# coll/cloudaware trial outcomes of one node set (docs/calibration.md, \"Live trial\")\n";
-    char buf[160];
+    char buf[192];
     for (const TrialKey &k : order_) {
         const TrialResult &r = records_.at(k);
-        std::snprintf(buf, sizeof buf, "trial %016" PRIx64 " %s %d %d %d %s %.9g %.9g ", k.layout,
-                      coll_name(k.coll), k.root, k.bytes_class, k.count_class,
-                      kOutcomeNames[r.outcome], r.plan_s, r.previous_s);
+        std::snprintf(buf, sizeof buf, "trial %016" PRIx64 " %s %d %d %d %s %.9g %.9g %.9g ",
+                      k.layout, coll_name(k.coll), k.root, k.bytes_class, k.count_class,
+                      trial_name(r.outcome), r.plan_s, r.previous_s, r.alternative_s);
         s += buf;
         s += k.plan;
         s += "\n";

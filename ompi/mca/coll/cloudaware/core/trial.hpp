@@ -4,7 +4,10 @@
 // trial.hpp - the live trial (docs/parameters.md, coll_cloudaware_trial_calls; docs/calibration.md,
 // "Live trial"): the first blocking calls of a (communicator, collective, root, size class)
 // alternate between the cloud-aware plan and the previous module; the times every rank agreed on
-// (max over ranks per call) decide which one keeps the class. Also the trial book, the outcomes
+// (max over ranks per call) decide which one keeps the class; when the cost model found a second
+// plan nearly as good (coll_cloudaware_trial_spread), that plan (the alternative) takes part as a
+// third variant, so a model that ranks two plans wrongly is corrected by measurement. Also the
+// trial book, the outcomes
 // kept in the cache directory next to the matrix so that the next job over the same nodes starts
 // decided. Everything here is pure; the timing and the agreement are coll_cloudaware_trial.c's.
 #ifndef CACORE_TRIAL_HPP
@@ -21,26 +24,25 @@
 
 namespace cacore {
 
-// Call k (0-based) of a trial: the plan for even k, the previous module for odd k, so that both
-// variants see the same warm-up and drift.
-cacore_trial_variant_t trial_variant(int k);
+// Call k (0-based) of a trial of `variants` variants (2: plan, previous; 3: plan, previous,
+// alternative): variant k % variants, so that every variant sees the same warm-up and drift.
+// Throws Error(CACORE_ERR_ARG) unless variants is 2 or 3.
+cacore_trial_variant_t trial_variant(int k, int variants);
 // The trial of `calls` calls per variant is over once `k` calls have run.
-bool trial_over(int k, int calls);
+bool trial_over(int k, int calls, int variants);
 
 struct TrialResult {
     cacore_trial_t outcome = CACORE_TRIAL_UNKNOWN;
-    double plan_s = 0.0;      // median of the plan's calls
-    double previous_s = 0.0;  // median of the previous module's calls
+    double plan_s = 0.0;         // median of the plan's calls
+    double previous_s = 0.0;     // median of the previous module's calls
+    double alternative_s = 0.0;  // median of the alternative's calls; 0: none tried
 };
-// times[k]: the agreed time of call k (2 * calls of them, in call order). The plan keeps the
-// class when its median is at least `margin` (0 <= margin < 1) below the previous module's:
-// plan_s <= previous_s * (1 - margin); otherwise the previous module does. Throws
-// Error(CACORE_ERR_ARG) on a wrong count or a time that is not finite >= 0.
-TrialResult trial_judge(const std::vector<double> &times, int calls, double margin);
-
-// The plan or the previous module, from the cost model's choice and the trial's outcome: a known
-// outcome overrides the model.
-bool trial_runs_plan(bool model_chose_plan, cacore_trial_t outcome);
+// times[k]: the agreed time of call k (variants * calls of them, in call order). The faster of
+// the plan and the alternative (the plan on a tie) keeps the class when its median is at least
+// `margin` (0 <= margin < 1) below the previous module's: t <= previous_s * (1 - margin);
+// otherwise the previous module does. Throws Error(CACORE_ERR_ARG) on a wrong count or a time
+// that is not finite >= 0.
+TrialResult trial_judge(const std::vector<double> &times, int calls, int variants, double margin);
 
 // FNV-1a 64 of the communicator's layout (its size and the node of each rank): a trial outcome
 // holds only for the same ranks on the same nodes.
@@ -66,10 +68,13 @@ struct TrialKey {
 };
 
 // The trial book of one node set: its file is
-//   cloudaware-trials 1
-//   trial LAYOUT COLL ROOT BYTES_CLASS COUNT_CLASS plan|previous PLAN_S PREVIOUS_S DESCRIPTION...
+//   cloudaware-trials 2
+//   trial LAYOUT COLL ROOT BYTES_CLASS COUNT_CLASS OUTCOME PLAN_S PREVIOUS_S ALTERNATIVE_S
+//         DESCRIPTION...                                         (one line)
 //   end
-// (LAYOUT 16 hex digits, classes floor(log2), DESCRIPTION the rest of the line). Another
+// (LAYOUT 16 hex digits, classes floor(log2), OUTCOME plan, previous or alternative,
+// ALTERNATIVE_S 0 when there was none, DESCRIPTION the rest of the line: the plan's description,
+// and " | " and the alternative's when there was one). Another
 // version, a bad line or a missing "end" make the whole file unusable (Error CACORE_ERR_FORMAT):
 // the component then runs the trials again and writes a new file.
 class TrialBook {
