@@ -103,12 +103,13 @@ END_TEST
 
 /* Node properties follow the node set like the pairs; an entry without them (written by an
  * older version, cloudaware-matrix 1) is refused with a message saying so, and the content of
- * an entry with them is version 2. */
+ * an entry with them is version 3. */
 START_TEST(node_properties_follow_the_node_set)
 {
     cacore_matrix_t *m = tu_matrix(3, lat_ij, bw_ij, NULL);
     const char *hosts[3] = {"n2", "n0", "n1"};
-    double props[9] = {1e6, 0, 1e-5, 2e6, 3e6, 2e-5, 0, 0, 3e-5}, got[9];
+    double props[3 * CACORE_NODE_VALUES] = {1e6, 0, 1e-5, 0, 0, 2e6, 3e6, 2e-5, 5e6, 2e6,
+                                            0, 0, 3e-5, 0, 0}, got[3 * CACORE_NODE_VALUES];
     char err[256], *text = NULL;
     size_t len = 0;
 
@@ -117,14 +118,16 @@ START_TEST(node_properties_follow_the_node_set)
     ck_assert_ptr_nonnull(strstr(err, "older version"));
     ck_assert_int_eq(cacore_matrix_set_node_props(m, props, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_cache_entry_node_props(m, 3, hosts, got, err, sizeof err), CACORE_OK);
-    for (int k = 0; k < 3; k++) {
-        ck_assert(got[k] == props[6 + k]);       /* n2 first */
-        ck_assert(got[3 + k] == props[k]);       /* then n0 */
-        ck_assert(got[6 + k] == props[3 + k]);   /* then n1 */
+    for (int k = 0; k < CACORE_NODE_VALUES; k++) {
+        const int v = CACORE_NODE_VALUES;
+        ck_assert(got[k] == props[2 * v + k]);   /* n2 first */
+        ck_assert(got[v + k] == props[k]);       /* then n0 */
+        ck_assert(got[2 * v + k] == props[v + k]);   /* then n1 */
     }
     ck_assert_int_eq(cacore_cache_entry_format(m, 42, &text, &len, err, sizeof err), CACORE_OK);
-    ck_assert_ptr_nonnull(strstr(text, "\ncloudaware-matrix 2\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\ncloudaware-matrix 3\n"));
     ck_assert_ptr_nonnull(strstr(text, "\nnode_overhead_s\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\nnode_lone_Bps\n"));
     free(text);
     cacore_matrix_free(m);
 }

@@ -309,6 +309,52 @@ static double fan_cap(size_t bytes, double t, double expect)
     return (expect > 0.0 && expect < CLOUDAWARE_CAP_RATIO * t) ? (double) bytes / t : 0.0;
 }
 
+/* The lone sample of this node (step 3 of the capacity phase below): `bytes` to its slowest
+ * measured peer, zero bytes to the other leaders, then everybody's acknowledgement. Sets
+ * node[LONE] (that rate alone) and node[SHARED] (the pair's rate from the tournament round);
+ * both stay 0 when no peer rate is known. reqs: n request slots. */
+static int lone_sample(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big, size_t bytes,
+                       ompi_request_t **reqs, char *ackr)
+{
+    int n = x->map->nnodes, me = x->map->my_node, peer = -1, rc;
+    double t0, t, lat;
+
+    for (int j = 0; j < n; j++) {
+        if (j != me && row->bw[j] > 0.0 && (peer < 0 || row->bw[j] < row->bw[peer])) {
+            peer = j;
+        }
+    }
+    t0 = mca_coll_cloudaware_now();
+    for (int j = 0; j < n; j++) {
+        reqs[j] = MPI_REQUEST_NULL;
+        if (j != me
+            && OMPI_SUCCESS != MCA_PML_CALL(isend(big, j == peer ? bytes : 0, MPI_BYTE,
+                                                  x->map->leaders[j], CLOUDAWARE_TAG_CALIBRATE,
+                                                  MCA_PML_BASE_SEND_STANDARD, x->comm,
+                                                  &reqs[j]))) {
+            (void) wait_all(x, reqs, j);   /* the ones posted: done or parked */
+            return CACORE_MEAS_ERROR;
+        }
+    }
+    if (CACORE_MEAS_OK != (rc = wait_all(x, reqs, n))) {
+        return rc;
+    }
+    for (int j = 0; j < n; j++) {   /* the acknowledgements */
+        if (j != me && CACORE_MEAS_OK != (rc = xfer(x, j, NULL, 0, ackr, 1))) {
+            row->peer = j;
+            return rc;
+        }
+    }
+    t = mca_coll_cloudaware_now() - t0;
+    if (peer >= 0 && bytes > 0) {
+        lat = row->lat[peer];
+        t -= (lat < 0.5 * t) ? lat : 0.5 * t;
+        row->node[CACORE_NODE_LONE] = (double) bytes / (t > 1e-9 ? t : 1e-9);
+        row->node[CACORE_NODE_SHARED] = row->bw[peer];
+    }
+    return CACORE_MEAS_OK;
+}
+
 /* The capacity phase (docs/calibration.md, "Node capacity and per-message overhead"): for every
  * node k with node_todo[k], in node order and after a barrier of all leaders:
  *   (1) egress: k sends its m fastest measured peers one chunk each at once, sized in proportion
@@ -316,6 +362,9 @@ static double fan_cap(size_t bytes, double t, double expect)
  *       total / sum of rates), and a zero-byte message to the other leaders; all acknowledge.
  *   (2) ingress: k sends every leader a go message (the chunk size it is to send, 0 = none),
  *       its m peers send their chunks at once, each with its measured rate to k in front.
+ *   (3) lone sample: k sends half a bulk transfer to its slowest measured peer alone (the other
+ *       leaders get a zero-byte message, and all acknowledge), while nobody else transfers: the
+ *       pair's rate without its round's other pairs (docs/calibration.md, "Shared bottlenecks").
  * A fan that takes clearly longer than its pairs' rates allow measured a cap of the node:
  * E (or I) = bytes / time. Peers are the fastest paths, the least likely to cross a shared
  * uplink. Chunks total at most `total` bytes (one bulk transfer). */
@@ -334,6 +383,7 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
         return CACORE_MEAS_NOMEM;
     }
     row->node[CACORE_NODE_EGRESS] = row->node[CACORE_NODE_INGRESS] = 0.0;
+    row->node[CACORE_NODE_LONE] = row->node[CACORE_NODE_SHARED] = 0.0;
     for (int k = 0; k < n; k++) {
         if (!node_todo[k] || n < 3) {
             continue;   /* with one peer a fan is a pair: nothing to tell apart */
@@ -431,6 +481,9 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
                 }
             }
             row->node[CACORE_NODE_INGRESS] = ok ? fan_cap(bytes, t, expect) : 0.0;
+            if (CACORE_MEAS_OK != (rc = lone_sample(x, row, big, total / 2, reqs, ackr))) {
+                goto out;
+            }
         } else {
             uint64_t sz;
             /* Egress of k: take its message (a chunk or nothing), acknowledge. */
@@ -452,6 +505,12 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
                 memcpy(big, &row->bw[k], sizeof(double));
             }
             if (CACORE_MEAS_OK != (rc = xfer(x, k, big, (size_t) sz, NULL, 0))) {
+                row->peer = k;
+                goto out;
+            }
+            /* Lone sample of k: take its message (half a transfer or nothing), acknowledge. */
+            if (CACORE_MEAS_OK != (rc = xfer(x, k, NULL, 0, big, total))
+                || CACORE_MEAS_OK != (rc = xfer(x, k, ackr, 1, NULL, 0))) {
                 row->peer = k;
                 goto out;
             }
@@ -508,8 +567,9 @@ void mca_coll_cloudaware_measure(struct ompi_communicator_t *comm,
 
     row->status = CACORE_MEAS_OK;
     row->peer = -1;
-    row->node[CACORE_NODE_EGRESS] = row->node[CACORE_NODE_INGRESS] = 0.0;
-    row->node[CACORE_NODE_OVERHEAD] = 0.0;
+    for (int k = 0; k < CACORE_NODE_VALUES; k++) {
+        row->node[k] = 0.0;
+    }
     /* The measuring pairs of all rounds in token order: round by round, in a round by lower
      * node. seq_a[g] = lower node of pair g; round r's pairs are g in [round_first[r],
      * round_first[r + 1]). Identical on every leader (same todo, same circle). */

@@ -21,7 +21,8 @@ typedef struct {
     double *lat;         /* [nnodes]: this node -> j, seconds */
     double *bw;          /* [nnodes]: this node -> j, bytes/s */
     double *node;        /* [CACORE_NODE_VALUES]: this node's egress and ingress capacity
-                            (bytes/s, 0 = no cap seen) and per-message overhead (s) */
+                            (bytes/s, 0 = no cap seen), per-message overhead (s) and lone
+                            sample (cloudaware_core.h) */
 } mca_coll_cloudaware_row_t;
 
 /* Peers of one node in the capacity phase (fewer when there are fewer other nodes). */

@@ -46,6 +46,22 @@ struct cacore_rules {
 
 namespace {
 
+// A node's CACORE_NODE_VALUES doubles (cloudaware_core.h) and its NodeProps.
+cacore::NodeProps node_props_of(const double *v)
+{
+    return cacore::NodeProps{v[CACORE_NODE_EGRESS], v[CACORE_NODE_INGRESS], v[CACORE_NODE_OVERHEAD],
+                             v[CACORE_NODE_LONE], v[CACORE_NODE_SHARED]};
+}
+
+void node_values_of(const cacore::NodeProps &p, double *v)
+{
+    v[CACORE_NODE_EGRESS] = p.egress_Bps;
+    v[CACORE_NODE_INGRESS] = p.ingress_Bps;
+    v[CACORE_NODE_OVERHEAD] = p.overhead_s;
+    v[CACORE_NODE_LONE] = p.lone_Bps;
+    v[CACORE_NODE_SHARED] = p.shared_Bps;
+}
+
 void set_err(char *err, size_t errlen, const std::string &msg)
 {
     if (err != nullptr && errlen > 0) {
@@ -168,7 +184,7 @@ cacore_status_t cacore_matrix_set_node_props(cacore_matrix_t *m, const double *p
         if (props != nullptr) {
             v.resize(static_cast<size_t>(m->m.nodes()));
             for (size_t i = 0; i < v.size(); ++i) {
-                v[i] = cacore::NodeProps{props[3 * i], props[3 * i + 1], props[3 * i + 2]};
+                v[i] = node_props_of(props + CACORE_NODE_VALUES * i);
             }
         }
         m->m.set_node_props(std::move(v));
@@ -180,10 +196,7 @@ int cacore_matrix_node_props(const cacore_matrix_t *m, int i, double props[CACOR
     if (m == nullptr || props == nullptr || !m->m.has_node_props() || i < 0 || i >= m->m.nodes()) {
         return 0;
     }
-    const cacore::NodeProps &p = m->m.node_props(i);
-    props[CACORE_NODE_EGRESS] = p.egress_Bps;
-    props[CACORE_NODE_INGRESS] = p.ingress_Bps;
-    props[CACORE_NODE_OVERHEAD] = p.overhead_s;
+    node_values_of(m->m.node_props(i), props);
     return 1;
 }
 
@@ -611,9 +624,7 @@ cacore_status_t cacore_cache_entry_node_props(const cacore_matrix_t *entry, int 
         }
         for (size_t i = 0; i < names.size(); ++i) {
             const cacore::NodeProps &p = entry->m.node_props(idx[i]);
-            props[3 * i] = p.egress_Bps;
-            props[3 * i + 1] = p.ingress_Bps;
-            props[3 * i + 2] = p.overhead_s;
+            node_values_of(p, props + CACORE_NODE_VALUES * i);
         }
     });
 }
@@ -692,6 +703,7 @@ uint64_t cacore_matrix_digest(const cacore_matrix_t *m)
     for (int i = 0; x.has_node_props() && i < n; i++) {
         const cacore::NodeProps &p = x.node_props(i);
         h = fnv_double(fnv_double(fnv_double(h, p.egress_Bps), p.ingress_Bps), p.overhead_s);
+        h = fnv_double(fnv_double(h, p.lone_Bps), p.shared_Bps);
     }
     return nonzero(h);
 }
@@ -831,7 +843,7 @@ cacore_status_t cacore_store_merge_nodes(cacore_store_t *s, int n, const char *c
         }
         std::vector<cacore::NodeProps> v(static_cast<size_t>(n > 0 ? n : 0));
         for (size_t i = 0; i < v.size(); ++i) {
-            v[i] = cacore::NodeProps{props[3 * i], props[3 * i + 1], props[3 * i + 2]};
+            v[i] = node_props_of(props + CACORE_NODE_VALUES * i);
         }
         s->s.merge_nodes(host_list(n, hosts, "cacore_store_merge_nodes"), v.data(), known);
     });
@@ -851,9 +863,7 @@ cacore_status_t cacore_store_lookup_nodes(const cacore_store_t *s, int n,
         *nknown = s->s.lookup_nodes(host_list(n, hosts, "cacore_store_lookup_nodes"), v.data(),
                                     known);
         for (size_t i = 0; i < v.size(); ++i) {
-            props[3 * i] = v[i].egress_Bps;
-            props[3 * i + 1] = v[i].ingress_Bps;
-            props[3 * i + 2] = v[i].overhead_s;
+            node_values_of(v[i], props + CACORE_NODE_VALUES * i);
         }
     });
 }

@@ -47,16 +47,19 @@ const char *cacore_matrix_host(const cacore_matrix_t *m, int i);
 double cacore_matrix_latency(const cacore_matrix_t *m, int from, int to);
 double cacore_matrix_bandwidth(const cacore_matrix_t *m, int from, int to);
 void cacore_matrix_free(cacore_matrix_t *m);
-/* Node properties (docs/calibration.md, "Node capacity and per-message overhead"): per node 3
- * doubles, CACORE_NODE_EGRESS / _INGRESS (aggregate bytes/s when several peers transfer at once;
- * 0 = no cap seen) and CACORE_NODE_OVERHEAD (seconds per extra message of one rank). A matrix
- * has them for every node or for none (a `cloudaware-matrix 1` file). props = 3*n doubles, NULL
- * removes them; invalid values: CACORE_ERR_ARG, the matrix unchanged. */
+/* Node properties (docs/calibration.md, "Node capacity and per-message overhead" and "Shared
+ * bottlenecks"): per node CACORE_NODE_VALUES doubles, CACORE_NODE_EGRESS / _INGRESS (aggregate
+ * bytes/s when several peers transfer at once; 0 = no cap seen), CACORE_NODE_OVERHEAD (seconds
+ * per extra message of one rank), CACORE_NODE_LONE / _SHARED (the rate to the node's slowest
+ * peer measured alone, and what the tournament's round measured for that pair; both 0 = no
+ * sample). A matrix has them for every node or for none (a `cloudaware-matrix 1` file).
+ * props = CACORE_NODE_VALUES*n doubles, NULL removes them; invalid values: CACORE_ERR_ARG, the
+ * matrix unchanged. */
 enum { CACORE_NODE_EGRESS = 0, CACORE_NODE_INGRESS = 1, CACORE_NODE_OVERHEAD = 2,
-       CACORE_NODE_VALUES = 3 };
+       CACORE_NODE_LONE = 3, CACORE_NODE_SHARED = 4, CACORE_NODE_VALUES = 5 };
 cacore_status_t cacore_matrix_set_node_props(cacore_matrix_t *m, const double *props, char *err,
                                              size_t errlen);
-/* 1 and props[0..3) filled when m has node properties (and i is a node), else 0. */
+/* 1 and props[0..CACORE_NODE_VALUES) filled when m has node properties (and i is a node), else 0. */
 int cacore_matrix_node_props(const cacore_matrix_t *m, int i, double props[CACORE_NODE_VALUES]);
 /* The matrix restricted to nodes[0..count) (distinct indices into m), in that order. */
 cacore_status_t cacore_matrix_sub(const cacore_matrix_t *m, const int *nodes, int count,
@@ -92,7 +95,8 @@ cacore_status_t cacore_store_lookup(const cacore_store_t *s, int n, const char *
 cacore_status_t cacore_store_merge_nodes(cacore_store_t *s, int n, const char *const *hosts,
                                          const double *props, const unsigned char *known,
                                          char *err, size_t errlen);
-/* props (3*n) and known (n) for hosts[0..n): zeros and 0 where unknown; *nknown = known hosts. */
+/* props (CACORE_NODE_VALUES*n) and known (n) for hosts[0..n): zeros and 0 where unknown; *nknown =
+ * known hosts. */
 cacore_status_t cacore_store_lookup_nodes(const cacore_store_t *s, int n,
                                           const char *const *hosts, double *props,
                                           unsigned char *known, size_t *nknown, char *err,
@@ -402,7 +406,8 @@ cacore_cache_age_t cacore_cache_age(int64_t mtime_s, int64_t now_s, int64_t max_
 cacore_status_t cacore_cache_entry_values(const cacore_matrix_t *entry, int n,
                                           const char *const *hosts, double *L, double *B,
                                           unsigned char *known, char *err, size_t errlen);
-/* The entry's node properties for the same node set (props: 3*n, as cacore_matrix_set_node_props).
+/* The entry's node properties for the same node set (props: CACORE_NODE_VALUES*n, as
+ * cacore_matrix_set_node_props).
  * CACORE_ERR_FORMAT when the entry has none: written by an older version (cloudaware-matrix 1),
  * so its node set is measured again. */
 cacore_status_t cacore_cache_entry_node_props(const cacore_matrix_t *entry, int n,

@@ -4,9 +4,11 @@
 // cost_model.cpp - event-driven completion-time prediction.
 #include "cost_model.hpp"
 
+#include "bottleneck.hpp"
 #include "error.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -87,23 +89,41 @@ struct Flow {
 };
 
 // Max-min fair rates (progressive filling) of the flows under the capacities of their directed
-// node pair, their sender node's egress and their receiver node's ingress (0 = none).
+// node pair, their sender node's egress, their receiver node's ingress (0 = none) and, between
+// two groups with a shared bottleneck (bottleneck.hpp), that bottleneck; behind one, a pair's
+// capacity is its lone rate.
 void share_rates(std::vector<Flow> &flows, const Matrix &m)
 {
-    const int nn = m.nodes();
-    // Constraint ids: pair a*nn+b, egress nn*nn + a, ingress nn*nn + nn + b.
+    const long long nn = m.nodes();
+    const Bottlenecks *bn = m.bottlenecks();
+    // Constraint ids: pair a*nn+b, egress nn*nn + a, ingress nn*nn + nn + b, bottleneck
+    // nn*nn + 2*nn + g*G + h.
     std::unordered_map<long long, std::pair<double, int>> cap;   // id -> (capacity left, unfrozen)
-    auto ids = [&](const Flow &f, long long out[3]) {
-        out[0] = static_cast<long long>(f.a) * nn + f.b;
-        out[1] = static_cast<long long>(nn) * nn + f.a;
-        out[2] = static_cast<long long>(nn) * nn + nn + f.b;
+    auto ids = [&](const Flow &f, long long out[4], double c[4]) {
+        out[0] = f.a * nn + f.b;
+        out[1] = nn * nn + f.a;
+        out[2] = nn * nn + nn + f.b;
+        c[0] = m.bandwidth(f.a, f.b);
+        c[1] = m.node_props(f.a).egress_Bps;
+        c[2] = m.node_props(f.b).ingress_Bps;
+        c[3] = 0;
+        out[3] = -1;
+        if (bn != nullptr) {
+            const int g = bn->group_of(f.a), h = bn->group_of(f.b);
+            if (g != h && bn->capacity(g, h) > 0) {
+                out[3] = nn * nn + 2 * nn + static_cast<long long>(g) * bn->ngroups + h;
+                c[3] = bn->capacity(g, h);
+                c[0] = bn->lone_rate(m, f.a, f.b);
+            }
+        }
     };
-    for (auto &f : flows) {
-        long long id[3];
-        ids(f, id);
-        const double c[3] = {m.bandwidth(f.a, f.b), m.node_props(f.a).egress_Bps,
-                             m.node_props(f.b).ingress_Bps};
-        for (int k = 0; k < 3; ++k) {
+    std::vector<std::array<long long, 4>> fid(flows.size());
+    for (size_t i = 0; i < flows.size(); ++i) {
+        Flow &f = flows[i];
+        long long *id = fid[i].data();
+        double c[4];
+        ids(f, id, c);
+        for (int k = 0; k < 4; ++k) {
             if (c[k] > 0) {
                 auto it = cap.emplace(id[k], std::make_pair(c[k], 0)).first;
                 ++it->second.second;
@@ -120,14 +140,14 @@ void share_rates(std::vector<Flow> &flows, const Matrix &m)
             }
         }
         // Freeze the unfrozen flows of every constraint at that share.
-        for (auto &f : flows) {
+        for (size_t i = 0; i < flows.size(); ++i) {
+            Flow &f = flows[i];
             if (f.rate >= 0) {
                 continue;
             }
-            long long id[3];
-            ids(f, id);
+            const long long *id = fid[i].data();
             bool tight = false;
-            for (int k = 0; k < 3; ++k) {
+            for (int k = 0; k < 4; ++k) {
                 auto it = cap.find(id[k]);
                 if (it != cap.end() && it->second.second > 0 &&
                     it->second.first / it->second.second <= share * (1 + 1e-12)) {
@@ -139,7 +159,7 @@ void share_rates(std::vector<Flow> &flows, const Matrix &m)
             }
             f.rate = std::max(share, 1e-3);   // rounding never leaves a flow without rate
             ++frozen;
-            for (int k = 0; k < 3; ++k) {
+            for (int k = 0; k < 4; ++k) {
                 auto it = cap.find(id[k]);
                 if (it != cap.end()) {
                     it->second.first -= share;

@@ -4,6 +4,8 @@
 // matrix.cpp - validation and sub-matrices.
 #include "matrix.hpp"
 
+#include "bottleneck.hpp"
+
 #include "error.hpp"
 #include "escape.hpp"
 
@@ -35,6 +37,10 @@ std::string node_props_problem(const NodeProps &p)
         !cap_ok(p.ingress_Bps)) {
         return "node capacity must be 0 (no cap) or 1..1e+15 bytes/s";
     }
+    if (!std::isfinite(p.lone_Bps) || !cap_ok(p.lone_Bps) || !std::isfinite(p.shared_Bps) ||
+        !cap_ok(p.shared_Bps) || (p.lone_Bps == 0.0) != (p.shared_Bps == 0.0)) {
+        return "lone sample rates must both be 0 (no sample) or both 1..1e+15 bytes/s";
+    }
     if (!std::isfinite(p.overhead_s) || p.overhead_s < 0 || p.overhead_s > 1e3) {
         return "per-message overhead must be finite, 0..1000 s";
     }
@@ -54,6 +60,8 @@ void Matrix::set_node_props(std::vector<NodeProps> props)
         }
     }
     props_ = std::move(props);
+    Bottlenecks b = infer_bottlenecks(*this);
+    bottlenecks_ = b.ngroups > 0 ? std::make_shared<const Bottlenecks>(std::move(b)) : nullptr;
 }
 
 Matrix::Matrix(std::vector<std::string> hosts, std::vector<double> latency_s,
@@ -126,7 +134,7 @@ Matrix Matrix::sub(const std::vector<int> &nodes) const
         for (int a : nodes) {
             p.push_back(props_[a]);
         }
-        out.props_ = std::move(p);
+        out.set_node_props(std::move(p));   // the bottlenecks of the sub-network, inferred again
     }
     return out;
 }

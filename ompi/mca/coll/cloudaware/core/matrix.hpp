@@ -5,6 +5,7 @@
 #ifndef CACORE_MATRIX_HPP
 #define CACORE_MATRIX_HPP
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,17 +13,24 @@ namespace cacore {
 
 // What calibration measures per node besides the pairs (docs/calibration.md, "Node capacity and
 // per-message overhead"): the aggregate rate the node sends (egress) and receives (ingress) when
-// several peers transfer at once, 0 = no cap seen (the pairs are independent paths), and the
-// software cost of one more message from one rank (seconds).
+// several peers transfer at once, 0 = no cap seen (the pairs are independent paths), the
+// software cost of one more message from one rank (seconds), and the lone sample of shared
+// bottlenecks (docs/calibration.md, "Shared bottlenecks"): the rate to the node's slowest peer
+// measured alone, and the rate the tournament's concurrent round measured for that pair (both 0:
+// no sample). bottleneck.hpp infers shared capacities from the samples.
 struct NodeProps {
     double egress_Bps = 0.0;
     double ingress_Bps = 0.0;
     double overhead_s = 0.0;
+    double lone_Bps = 0.0;
+    double shared_Bps = 0.0;
 };
 
-// The problem with one node's values (empty when valid): capacities 0 or in the bandwidth
-// range, overhead finite in 0..1000 s.
+// The problem with one node's values (empty when valid): capacities and samples 0 or in the
+// bandwidth range (a sample's two rates both 0 or both not), overhead finite in 0..1000 s.
 std::string node_props_problem(const NodeProps &p);
+
+struct Bottlenecks;   // bottleneck.hpp
 
 class Matrix {
 public:
@@ -45,10 +53,13 @@ public:
     Matrix sub(const std::vector<int> &nodes) const;
 
     // Node properties: either none (a matrix file of version 1, a lab's configured matrix) or one
-    // per node. Validated (node_props_problem); an empty vector removes them.
+    // per node. Validated (node_props_problem); an empty vector removes them. Also infers the
+    // shared bottlenecks from the lone samples (bottleneck.hpp).
     void set_node_props(std::vector<NodeProps> props);
     bool has_node_props() const { return !props_.empty(); }
     const NodeProps &node_props(int i) const { return props_[i]; }
+    // The shared bottlenecks inferred by set_node_props; null when there are none.
+    const Bottlenecks *bottlenecks() const { return bottlenecks_.get(); }
 
 private:
     size_t idx(int from, int to) const { return static_cast<size_t>(from) * n_ + to; }
@@ -56,6 +67,7 @@ private:
     std::vector<std::string> hosts_;
     std::vector<double> lat_, bw_;
     std::vector<NodeProps> props_;
+    std::shared_ptr<const Bottlenecks> bottlenecks_;   // immutable once set: copies share it
 };
 
 // Checks a host name the way the file format requires; returns an empty string or the problem.

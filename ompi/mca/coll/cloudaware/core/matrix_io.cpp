@@ -127,7 +127,7 @@ void read_block(LineReader &rd, std::vector<std::string_view> &tok, const char *
     }
 }
 
-// One row of n node values after its keyword (version 2 only).
+// One row of n node values after its keyword (versions 2 and 3).
 std::vector<double> read_node_row(LineReader &rd, std::vector<std::string_view> &tok,
                                   const char *keyword, int n)
 {
@@ -165,10 +165,10 @@ Matrix parse_matrix(std::string_view text, const std::string &name)
     if (tok.size() != 2 || tok[0] != "cloudaware-matrix") {
         rd.error("not a matrix file: expected 'cloudaware-matrix 1'");
     }
-    if (tok[1] != "1" && tok[1] != "2") {
-        rd.error("unsupported version " + quote(tok[1]) + " (this reader knows 1 and 2)");
+    if (tok[1] != "1" && tok[1] != "2" && tok[1] != "3") {
+        rd.error("unsupported version " + quote(tok[1]) + " (this reader knows 1, 2 and 3)");
     }
-    const bool v2 = tok[1] == "2";
+    const bool has_nodes = tok[1] != "1", v3 = tok[1] == "3";
     if (!rd.next(tok)) {
         rd.eof_error("'nodes N'");
     }
@@ -228,14 +228,19 @@ Matrix parse_matrix(std::string_view text, const std::string &name)
     read_block(rd, tok, "latency_s", static_cast<int>(n), false, lat);
     read_block(rd, tok, "bandwidth_Bps", static_cast<int>(n), true, bw);
     std::vector<NodeProps> props;
-    if (v2) {
+    if (has_nodes) {
         const int ni = static_cast<int>(n);
         std::vector<double> e = read_node_row(rd, tok, "node_egress_Bps", ni);
         std::vector<double> in = read_node_row(rd, tok, "node_ingress_Bps", ni);
         std::vector<double> o = read_node_row(rd, tok, "node_overhead_s", ni);
+        std::vector<double> lone(un, 0.0), shared(un, 0.0);
+        if (v3) {
+            lone = read_node_row(rd, tok, "node_lone_Bps", ni);
+            shared = read_node_row(rd, tok, "node_shared_Bps", ni);
+        }
         props.resize(un);
         for (size_t i = 0; i < un; ++i) {
-            props[i] = NodeProps{e[i], in[i], o[i]};
+            props[i] = NodeProps{e[i], in[i], o[i], lone[i], shared[i]};
             std::string p = node_props_problem(props[i]);
             if (!p.empty()) {
                 rd.error("node " + std::to_string(i) + " (" + hosts[i] + "): " + p);
@@ -286,7 +291,7 @@ std::string format_matrix(const Matrix &m, const std::string &comment)
             s += "# " + line + "\n";
         }
     }
-    s += std::string("cloudaware-matrix ") + (m.has_node_props() ? "2" : "1") + "\nnodes " +
+    s += std::string("cloudaware-matrix ") + (m.has_node_props() ? "3" : "1") + "\nnodes " +
          std::to_string(n) + "\n";
     for (int i = 0; i < n; ++i) {
         s += "host " + m.host(i) + "\n";
@@ -304,8 +309,9 @@ std::string format_matrix(const Matrix &m, const std::string &comment)
         }
     }
     if (m.has_node_props()) {
-        static const char *const keys[] = {"node_egress_Bps", "node_ingress_Bps", "node_overhead_s"};
-        for (int k = 0; k < 3; ++k) {
+        static const char *const keys[] = {"node_egress_Bps", "node_ingress_Bps", "node_overhead_s",
+                                           "node_lone_Bps", "node_shared_Bps"};
+        for (int k = 0; k < 5; ++k) {
             s += keys[k];
             s += '\n';
             for (int i = 0; i < n; ++i) {
@@ -313,7 +319,8 @@ std::string format_matrix(const Matrix &m, const std::string &comment)
                 if (i) {
                     s += ' ';
                 }
-                append_number(s, k == 0 ? p.egress_Bps : k == 1 ? p.ingress_Bps : p.overhead_s);
+                const double v[] = {p.egress_Bps, p.ingress_Bps, p.overhead_s, p.lone_Bps, p.shared_Bps};
+                append_number(s, v[k]);
             }
             s += '\n';
         }

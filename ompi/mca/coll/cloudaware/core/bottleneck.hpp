@@ -1,0 +1,42 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
+// bottleneck.hpp - shared bottlenecks (docs/calibration.md, "Shared bottlenecks"): capacities
+// that groups of node pairs share, such as a rack uplink, inferred from the calibration's lone
+// samples. The tournament measures every pair while the other pairs of its round transfer too,
+// so a pair behind a shared link gets its fair share of that link, not the rate it has alone.
+// Every node also measures its slowest peer alone once (NodeProps::lone_Bps, with the concurrent
+// rate of the same pair, NodeProps::shared_Bps). Grouping the nodes as the performance hierarchy
+// does (the groups one level below the top), a group pair whose samples ran clearly faster alone
+// than in their rounds (median factor >= kSharedRatio) shares a capacity: the flow model then
+// lets each of its pairs run `factor` times its measured rate, capped by the capacity, and makes
+// every flow between the two groups share that capacity (cost_model.hpp).
+#ifndef CACORE_BOTTLENECK_HPP
+#define CACORE_BOTTLENECK_HPP
+
+#include "matrix.hpp"
+
+#include <vector>
+
+namespace cacore {
+
+// A lone sample this much faster than its concurrent rate shows a shared capacity.
+constexpr double kSharedRatio = 1.3;
+
+struct Bottlenecks {
+    int ngroups = 0;                    // 0: none inferred
+    std::vector<int> group;             // per node
+    std::vector<double> factor;         // ngroups^2, row = sending group; 1 = no bottleneck
+    std::vector<double> capacity_Bps;   // ngroups^2: shared by every flow g -> h; 0 = none
+    int group_of(int node) const { return group[static_cast<size_t>(node)]; }
+    double factor_of(int g, int h) const { return factor[static_cast<size_t>(g) * ngroups + h]; }
+    double capacity(int g, int h) const { return capacity_Bps[static_cast<size_t>(g) * ngroups + h]; }
+    // The rate of node pair a -> b alone: its measured rate times the factor, at most the capacity.
+    double lone_rate(const Matrix &m, int a, int b) const;
+};
+
+// Empty (ngroups 0) without node properties, samples, groups or a shared capacity.
+Bottlenecks infer_bottlenecks(const Matrix &m);
+
+}  // namespace cacore
+#endif
