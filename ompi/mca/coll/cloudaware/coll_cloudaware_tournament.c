@@ -309,27 +309,19 @@ static double fan_cap(size_t bytes, double t, double expect)
     return (expect > 0.0 && expect < CLOUDAWARE_CAP_RATIO * t) ? (double) bytes / t : 0.0;
 }
 
-/* The lone sample of this node (step 3 of the capacity phase below): `bytes` to its slowest
- * measured peer, zero bytes to the other leaders, then everybody's acknowledgement. Sets
- * node[LONE] (that rate alone) and node[SHARED] (the pair's rate from the tournament round);
- * both stay 0 when no peer rate is known. reqs: n request slots. */
-static int lone_sample(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big, size_t bytes,
-                       ompi_request_t **reqs, char *ackr)
+/* This node sends chunks[j] bytes of big to every other leader j at once (0: an empty message),
+ * then takes every leader's acknowledgement. *t: the time it took. reqs: n request slots. */
+static int fan_out(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big, const size_t *chunks,
+                   ompi_request_t **reqs, char *ackr, double *t)
 {
-    int n = x->map->nnodes, me = x->map->my_node, peer = -1, rc;
-    double t0, t, lat;
+    int n = x->map->nnodes, me = x->map->my_node, rc;
+    double t0 = mca_coll_cloudaware_now();
 
-    for (int j = 0; j < n; j++) {
-        if (j != me && row->bw[j] > 0.0 && (peer < 0 || row->bw[j] < row->bw[peer])) {
-            peer = j;
-        }
-    }
-    t0 = mca_coll_cloudaware_now();
     for (int j = 0; j < n; j++) {
         reqs[j] = MPI_REQUEST_NULL;
         if (j != me
-            && OMPI_SUCCESS != MCA_PML_CALL(isend(big, j == peer ? bytes : 0, MPI_BYTE,
-                                                  x->map->leaders[j], CLOUDAWARE_TAG_CALIBRATE,
+            && OMPI_SUCCESS != MCA_PML_CALL(isend(big, chunks[j], MPI_BYTE, x->map->leaders[j],
+                                                  CLOUDAWARE_TAG_CALIBRATE,
                                                   MCA_PML_BASE_SEND_STANDARD, x->comm,
                                                   &reqs[j]))) {
             (void) wait_all(x, reqs, j);   /* the ones posted: done or parked */
@@ -345,7 +337,32 @@ static int lone_sample(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big,
             return rc;
         }
     }
-    t = mca_coll_cloudaware_now() - t0;
+    *t = mca_coll_cloudaware_now() - t0;
+    return CACORE_MEAS_OK;
+}
+
+/* The lone sample of this node (step 3 of the capacity phase below): `bytes` to its slowest
+ * measured peer, nothing to the others (fan_out). Sets node[LONE] (that rate alone) and
+ * node[SHARED] (the pair's rate from the tournament round); both stay 0 when no peer rate is
+ * known. chunks, reqs: n slots. */
+static int lone_sample(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big, size_t bytes,
+                       size_t *chunks, ompi_request_t **reqs, char *ackr)
+{
+    int n = x->map->nnodes, me = x->map->my_node, peer = -1, rc;
+    double t, lat;
+
+    for (int j = 0; j < n; j++) {
+        if (j != me && row->bw[j] > 0.0 && (peer < 0 || row->bw[j] < row->bw[peer])) {
+            peer = j;
+        }
+    }
+    memset(chunks, 0, sizeof(size_t) * (size_t) n);
+    if (peer >= 0) {
+        chunks[peer] = bytes;
+    }
+    if (CACORE_MEAS_OK != (rc = fan_out(x, row, big, chunks, reqs, ackr, &t))) {
+        return rc;
+    }
     if (peer >= 0 && bytes > 0) {
         lat = row->lat[peer];
         t -= (lat < 0.5 * t) ? lat : 0.5 * t;
@@ -407,30 +424,9 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
             }
             /* Egress (zero-byte messages only, when a rate is unknown: the others still
              * follow the protocol). */
-            t0 = mca_coll_cloudaware_now();
-            for (int j = 0; j < n; j++) {
-                reqs[j] = MPI_REQUEST_NULL;
-                if (j != me
-                    && OMPI_SUCCESS != MCA_PML_CALL(isend(big, chunks[j], MPI_BYTE,
-                                                          x->map->leaders[j],
-                                                          CLOUDAWARE_TAG_CALIBRATE,
-                                                          MCA_PML_BASE_SEND_STANDARD, x->comm,
-                                                          &reqs[j]))) {
-                    (void) wait_all(x, reqs, j);   /* the ones posted: done or parked */
-                    rc = CACORE_MEAS_ERROR;
-                    goto out;
-                }
-            }
-            if (CACORE_MEAS_OK != (rc = wait_all(x, reqs, n))) {
+            if (CACORE_MEAS_OK != (rc = fan_out(x, row, big, chunks, reqs, ackr, &t))) {
                 goto out;
             }
-            for (int j = 0; j < n; j++) {   /* the acknowledgements */
-                if (j != me && CACORE_MEAS_OK != (rc = xfer(x, j, NULL, 0, ackr, 1))) {
-                    row->peer = j;
-                    goto out;
-                }
-            }
-            t = mca_coll_cloudaware_now() - t0;
             t -= (lat < 0.5 * t) ? lat : 0.5 * t;
             row->node[CACORE_NODE_EGRESS] = ok ? fan_cap(bytes, t, expect) : 0.0;
             /* Ingress: the go messages (the chunk size), then the peers' chunks at successive
@@ -481,7 +477,7 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
                 }
             }
             row->node[CACORE_NODE_INGRESS] = ok ? fan_cap(bytes, t, expect) : 0.0;
-            if (CACORE_MEAS_OK != (rc = lone_sample(x, row, big, total / 2, reqs, ackr))) {
+            if (CACORE_MEAS_OK != (rc = lone_sample(x, row, big, total / 2, chunks, reqs, ackr))) {
                 goto out;
             }
         } else {
