@@ -97,6 +97,7 @@ typedef struct mca_coll_cloudaware_component_t {
     int trial_calls;             /* blocking calls per variant; 0 = no trials */
     double trial_margin;         /* the plan keeps a class only when this much faster */
     int previous_model;          /* cacore_prev_t, or CLOUDAWARE_PREVIOUS_AUTO */
+    char *trace_dir;             /* per-call traces (coll_cloudaware_trace.c); NULL/"" = off */
 
     int output;   /* opal_output stream */
 } mca_coll_cloudaware_component_t;
