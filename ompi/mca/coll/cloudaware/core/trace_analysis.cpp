@@ -529,9 +529,9 @@ struct Message {
     StepRef send, recv;
 };
 
-std::vector<Message> match_messages(const Collective &col,
-                                    std::map<std::pair<int, const TraceStep *>, const Message *> &index,
-                                    std::vector<Message> &storage)
+void match_messages(const Collective &col,
+                    std::map<std::pair<int, const TraceStep *>, const Message *> &index,
+                    std::vector<Message> &storage, int64_t &unmatched)
 {
     std::map<std::pair<int, int>, std::vector<StepRef>> sends, recvs;
     for (const auto &pp : col.parts) {
@@ -552,20 +552,23 @@ std::vector<Message> match_messages(const Collective &col,
     storage.clear();
     for (const auto &kv : sends) {
         auto it = recvs.find(kv.first);
-        if (it == recvs.end()) {
-            continue;
-        }
-        size_t n = std::min(kv.second.size(), it->second.size());
+        const size_t nr = it == recvs.end() ? 0 : it->second.size();
+        const size_t n = std::min(kv.second.size(), nr);
         for (size_t i = 0; i < n; ++i) {
             storage.push_back(Message{kv.second[i], it->second[i]});
         }
+        unmatched += static_cast<int64_t>(kv.second.size() - n);
+    }
+    for (const auto &kv : recvs) {
+        auto it = sends.find(kv.first);
+        const size_t ns = it == sends.end() ? 0 : it->second.size();
+        unmatched += static_cast<int64_t>(kv.second.size() - std::min(ns, kv.second.size()));
     }
     index.clear();
     for (const auto &m : storage) {
         index[{m.send.rank, m.send.step}] = &m;
         index[{m.recv.rank, m.recv.step}] = &m;
     }
-    return storage;
 }
 
 int host_index(const Matrix &m, const std::string &host)
@@ -648,7 +651,11 @@ TraceAnalysis analyse_trace(const TraceRun &run, const Matrix *m)
         cs.start = first_start;
         cs.duration = last_end - first_start;
         cs.imbalance = last_start - first_start;
-        match_messages(col, index, storage);
+        match_messages(col, index, storage, a.unmatched);
+        for (const auto &msg : storage) {
+            a.messages++;
+            a.size_mismatches += msg.send.step->bytes != msg.recv.step->bytes;
+        }
         std::map<std::string, std::vector<double>> node_arr;
         for (const auto &pp : col.parts) {
             const Part &p = pp.second;
@@ -964,7 +971,9 @@ std::string format_trace_text(const TraceAnalysis &a, int ncalls)
         o << a.matrix_note << "\n";
     }
     o << "time in collectives: " << pct(a.coll_fraction) << " of each rank's traced span (min "
-      << pct(a.coll_fraction_min) << ", max " << pct(a.coll_fraction_max) << ")\n\n";
+      << pct(a.coll_fraction_min) << ", max " << pct(a.coll_fraction_max) << ")\n";
+    o << "messages: " << a.messages << " sends matched with their receives, " << a.unmatched
+      << " unmatched steps, " << a.size_mismatches << " with different sizes\n\n";
     o << "per (op, size class): time per call, its stages (max over ranks) and waits\n";
     std::snprintf(b, sizeof b, "  %-22s %-21s %5s %11s %11s %11s %11s %11s %11s %11s %11s\n", "op",
                   "size", "calls", "mean", "median", "predicted", "node", "group", "top",
@@ -1067,7 +1076,9 @@ std::string format_trace_json(const TraceAnalysis &a)
     o << "],\"have_matrix\":" << (a.have_matrix ? "true" : "false")
       << ",\"span_s\":" << num(a.span) << ",\"coll_fraction\":" << num(a.coll_fraction)
       << ",\"coll_fraction_min\":" << num(a.coll_fraction_min)
-      << ",\"coll_fraction_max\":" << num(a.coll_fraction_max) << ",\"classes\":[";
+      << ",\"coll_fraction_max\":" << num(a.coll_fraction_max) << ",\"messages\":" << a.messages
+      << ",\"unmatched\":" << a.unmatched << ",\"size_mismatches\":" << a.size_mismatches
+      << ",\"classes\":[";
     for (size_t i = 0; i < a.classes.size(); ++i) {
         const ClassSummary &c = a.classes[i];
         o << (i ? "," : "") << "{\"op\":" << json_str(coll_name(c.coll))

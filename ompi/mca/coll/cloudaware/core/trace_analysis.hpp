@@ -159,6 +159,9 @@ struct TraceAnalysis {
     std::vector<std::vector<std::string>> alike;   // nodes whose ranks take alike times
     double coll_fraction = 0, coll_fraction_min = 0, coll_fraction_max = 0;
     double span = 0;                       // first call start to last call end (aligned)
+    // Sends matched with receives across the files (the k-th send from a to b with the k-th
+    // receive at b from a, per call): a complete trace has no unmatched step and equal sizes.
+    int64_t messages = 0, unmatched = 0, size_mismatches = 0;
 };
 
 // The analysis of a run; the matrix (may be null) gives the predicted rate of each node pair
