@@ -127,7 +127,7 @@ done
 # trace: the documented example (docs/examples/trace), its pictures, a comparison, bad input.
 EX=${TOP_SRCDIR:-../..}/docs/examples/trace
 "$P" trace "$EX" --matrix "$EX/cluster.matrix" --svg-timeline "$T/tl.svg" --svg-links "$T/ln.svg" >"$T/tr.txt"
-grep -q "^messages: 3 sends matched with their receives, 0 unmatched steps, 0 with different sizes" "$T/tr.txt" \
+grep -q "^messages: 3 sends matched with their receives, 0 unmatched steps, 0 with different sizes" "$T/tr.txt" && grep -q "^calls: 2, 0 of them" "$T/tr.txt" \
     || fail "trace: messages"
 grep -q "critical path: rank 2 arrives -> rank 0 (group, 1 MiB" "$T/tr.txt" || fail "trace: critical path"
 grep -q "node-a -> node-b: 1049 Mbit/s over 1 messages (1 MiB), matrix 7924 Mbit/s (13 %)" "$T/tr.txt" \

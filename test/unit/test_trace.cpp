@@ -120,6 +120,7 @@ START_TEST(example_analysis_by_hand)
     ck_assert_int_eq(static_cast<int>(a.messages), 3);
     ck_assert_int_eq(static_cast<int>(a.unmatched), 0);
     ck_assert_int_eq(static_cast<int>(a.size_mismatches), 0);
+    ck_assert_int_eq(static_cast<int>(a.incomplete), 0);
     // rank 1, the busiest, is in collectives 10.54 + 0.1 ms of 19.1 ms
     ck_assert(std::fabs(a.coll_fraction_max - 0.01064 / 0.0191) < 1e-9);
     // hints: the slow link against the matrix, and what to do about it
@@ -235,6 +236,7 @@ START_TEST(directory_errors)
     // the analysis of an incomplete run still works: the lone rank's call, no messages
     TraceAnalysis a = analyse_trace(r, nullptr);
     ck_assert_int_eq(static_cast<int>(a.calls.size()), 1);
+    ck_assert_int_eq(static_cast<int>(a.incomplete), 1);   // rank 1 of its communicator is missing
     // a corrupt file names itself
     f = std::fopen((d + "/rank-1.trace").c_str(), "w");
     std::fputs("cloudaware-trace 1\nrank 1 size 2 job 7 host h pid 1\nclock\n", f);

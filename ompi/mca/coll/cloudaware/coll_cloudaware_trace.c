@@ -65,6 +65,7 @@ typedef struct {
 
 static struct {
     char *dir;             /* coll_cloudaware_trace (the MCA variable is gone at close) */
+    char name[32];         /* rank-<world rank>.trace */
     int dirfd;
     FILE *file;
     bool opened;           /* the file was opened (or tried): never again */
@@ -99,12 +100,21 @@ void mca_coll_cloudaware_trace_open(void)
     }
 }
 
-/* Tracing stops on this rank (one line says why); what was written stays. */
-static void trace_off(const char *fmt, const char *what)
+/* Tracing stops on this rank (one line says why: "<what>: <problem>"); what was written stays. */
+static void trace_off(const char *what, const char *problem)
 {
-    opal_output(0, "coll:cloudaware: coll_cloudaware_trace %s: %s %s; tracing off on this rank",
-                tr.dir, fmt, what);
+    opal_output(0, "coll:cloudaware: %s%s%s; tracing off on this rank (coll_cloudaware_trace)",
+                what, '\0' != problem[0] ? ": " : "", problem);
     mca_coll_cloudaware_trace_active = false;
+}
+
+/* "trace file DIR/NAME" for messages. */
+static const char *file_label(const char *name)
+{
+    static char label[600];
+
+    snprintf(label, sizeof(label), "trace file %s/%s", tr.dir, name);
+    return label;
 }
 
 static const char *const mode_names[] = { "blocking", "nonblocking", "persistent" };
@@ -143,7 +153,7 @@ static void flush_records(void)
 
         fclose(tr.file);
         tr.file = NULL;
-        trace_off("cannot write its file:", strerror(err));
+        trace_off(file_label(tr.name), strerror(err));
     }
 }
 
@@ -161,10 +171,11 @@ static int self_gone(MPI_Comm comm, int key, void *value, void *extra)
 static bool ensure_file(void)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    char why[512], name[64], *host;
+    char why[512], *host;
     struct timespec real;
     struct stat st;
     int fd, fake = c->test_fake_nodes;
+    char *name = tr.name;
 
     if (tr.opened) {
         return NULL != tr.file;
@@ -172,16 +183,16 @@ static bool ensure_file(void)
     tr.opened = true;
     tr.recs = malloc(sizeof(trace_rec_t) * TRACE_RECORDS);
     if (NULL == tr.recs) {
-        trace_off("out of", "memory");
+        trace_off("tracing: out of memory", "");
         return false;
     }
     tr.dirfd = mca_coll_cloudaware_dir_open("trace directory", tr.dir, true, why,
                                             sizeof(why));
     if (tr.dirfd < 0) {
-        trace_off("cannot be used:", why);
+        trace_off(why, "");
         return false;
     }
-    snprintf(name, sizeof(name), "rank-%u.trace", (unsigned) OPAL_PROC_MY_NAME.vpid);
+    snprintf(name, sizeof(tr.name), "rank-%u.trace", (unsigned) OPAL_PROC_MY_NAME.vpid);
     fd = openat(tr.dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
                 0600);
     if (fd < 0 || 0 != fstat(fd, &st) || !S_ISREG(st.st_mode)) {
@@ -190,13 +201,13 @@ static bool ensure_file(void)
         if (fd >= 0) {
             close(fd);
         }
-        trace_off(name, err);
+        trace_off(file_label(name), err);
         return false;
     }
     tr.file = fdopen(fd, "w");
     if (NULL == tr.file) {
         close(fd);
-        trace_off(name, strerror(errno));
+        trace_off(file_label(name), strerror(errno));
         return false;
     }
     /* Time 0 of the file and the wall clock then (aligns hosts: docs/trace-format.md). */

@@ -648,6 +648,9 @@ TraceAnalysis analyse_trace(const TraceRun &run, const Matrix *m)
             }
             busy[pp.first].push_back({s, e});
         }
+        if (!any.comm->inter && col.parts.size() != static_cast<size_t>(any.comm->size)) {
+            a.incomplete++;
+        }
         cs.start = first_start;
         cs.duration = last_end - first_start;
         cs.imbalance = last_start - first_start;
@@ -973,7 +976,9 @@ std::string format_trace_text(const TraceAnalysis &a, int ncalls)
     o << "time in collectives: " << pct(a.coll_fraction) << " of each rank's traced span (min "
       << pct(a.coll_fraction_min) << ", max " << pct(a.coll_fraction_max) << ")\n";
     o << "messages: " << a.messages << " sends matched with their receives, " << a.unmatched
-      << " unmatched steps, " << a.size_mismatches << " with different sizes\n\n";
+      << " unmatched steps, " << a.size_mismatches << " with different sizes\n";
+    o << "calls: " << a.calls.size() << ", " << a.incomplete
+      << " of them not recorded by every member of their communicator\n\n";
     o << "per (op, size class): time per call, its stages (max over ranks) and waits\n";
     std::snprintf(b, sizeof b, "  %-22s %-21s %5s %11s %11s %11s %11s %11s %11s %11s %11s\n", "op",
                   "size", "calls", "mean", "median", "predicted", "node", "group", "top",
@@ -1078,6 +1083,7 @@ std::string format_trace_json(const TraceAnalysis &a)
       << ",\"coll_fraction_min\":" << num(a.coll_fraction_min)
       << ",\"coll_fraction_max\":" << num(a.coll_fraction_max) << ",\"messages\":" << a.messages
       << ",\"unmatched\":" << a.unmatched << ",\"size_mismatches\":" << a.size_mismatches
+      << ",\"incomplete_calls\":" << a.incomplete
       << ",\"classes\":[";
     for (size_t i = 0; i < a.classes.size(); ++i) {
         const ClassSummary &c = a.classes[i];

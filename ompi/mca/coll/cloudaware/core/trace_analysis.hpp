@@ -162,6 +162,8 @@ struct TraceAnalysis {
     // Sends matched with receives across the files (the k-th send from a to b with the k-th
     // receive at b from a, per call): a complete trace has no unmatched step and equal sizes.
     int64_t messages = 0, unmatched = 0, size_mismatches = 0;
+    // Calls on an intracommunicator that not every member recorded (a file missing or cut).
+    int64_t incomplete = 0;
 };
 
 // The analysis of a run; the matrix (may be null) gives the predicted rate of each node pair
