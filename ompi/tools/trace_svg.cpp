@@ -46,7 +46,7 @@ const char *const kLevelColour[] = {"#4c78a8", "#f58518", "#54a24b"};
 std::string trace_timeline_svg(const cacore::CallSummary &c,
                                const std::map<int, std::string> &host_of)
 {
-    constexpr int kMaxRows = 256, kLeft = 170, kWidth = 1000, kRow = 18, kTop = 60;
+    constexpr int kMaxRows = 256, kLeft = 170, kWidth = 1000, kRow = 20, kTop = 60;
     std::vector<const cacore::RankInCall *> rows;
     for (const auto &r : c.ranks) {
         rows.push_back(&r);
@@ -59,7 +59,7 @@ std::string trace_timeline_svg(const cacore::CallSummary &c,
     auto X = [&](double t) { return kLeft + kWidth * (t - t0) / span; };
     const int height = kTop + kRow * static_cast<int>(rows.size()) + 60;
     std::ostringstream o;
-    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kLeft + kWidth + 20
+    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kLeft + kWidth + 60
       << "\" height=\"" << height << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
     o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     char title[512];
@@ -71,8 +71,8 @@ std::string trace_timeline_svg(const cacore::CallSummary &c,
     for (int l = 0; l < cacore::kTraceLevels; ++l) {
         o << "<tspan fill=\"" << kLevelColour[l] << "\">" << cacore::level_name(l) << "</tspan> ";
     }
-    o << "), grey: local copy/reduce; red shade: the time the rank waited for the step; "
-         "outline: the rank's call</text>\n";
+    o << "), grey: local copy/reduce; red strip below a bar: the time the rank waited for "
+         "that step; outline: the rank's call</text>\n";
     for (size_t i = 0; i < rows.size(); ++i) {
         const cacore::RankInCall &r = *rows[i];
         const double y = kTop + kRow * static_cast<double>(i);
@@ -89,15 +89,14 @@ std::string trace_timeline_svg(const cacore::CallSummary &c,
             const bool comm = s.kind == cacore::kTraceSend || s.kind == cacore::kTraceRecv;
             const double a = s.post + r.offset, b = s.done + r.offset;
             const char *col = comm ? kLevelColour[std::min(s.level, 2)] : "#999999";
-            o << "<rect x=\"" << X(a) << "\" y=\"" << y + 4 << "\" width=\""
-              << std::max(0.5, X(b) - X(a)) << "\" height=\"" << kRow - 8 << "\" fill=\"" << col
+            o << "<rect x=\"" << X(a) << "\" y=\"" << y + 3 << "\" width=\""
+              << std::max(0.5, X(b) - X(a)) << "\" height=\"" << kRow - 10 << "\" fill=\"" << col
               << "\" fill-opacity=\"0.8\"><title>" << (s.kind == 0 ? "send to" : s.kind == 1 ? "recv from" : "local")
               << " " << s.peer << ", " << s.bytes << " bytes, round " << s.round << ", waited "
               << fmt_us(s.wait) << "</title></rect>\n";
             if (s.wait > 0) {
-                o << "<rect x=\"" << X(b - s.wait) << "\" y=\"" << y + 4 << "\" width=\""
-                  << std::max(0.5, X(b) - X(b - s.wait)) << "\" height=\"" << kRow - 8
-                  << "\" fill=\"#d62728\" fill-opacity=\"0.45\"/>\n";
+                o << "<rect x=\"" << X(b - s.wait) << "\" y=\"" << y + kRow - 6 << "\" width=\""
+                  << std::max(0.5, X(b) - X(b - s.wait)) << "\" height=\"4\" fill=\"#d62728\"/>\n";
             }
         }
     }
@@ -135,7 +134,8 @@ void write_trace_link_heatmap(const cacore::TraceAnalysis &a, const std::string 
     }
     for (const auto &l : a.links) {
         const size_t k = static_cast<size_t>(at(l.from)) * n + at(l.to);
-        rate.f[k] = hi > lo ? std::log(l.rate / lo) / std::log(hi / lo) : 1.0;
+        // the slowest link stays visible (0.1), apart from pairs without messages (white)
+        rate.f[k] = hi > lo ? 0.1 + 0.9 * std::log(l.rate / lo) / std::log(hi / lo) : 1.0;
         if (l.predicted_rate > 0) {
             ratio.f[k] = std::min(1.0, l.rate / l.predicted_rate);
         }

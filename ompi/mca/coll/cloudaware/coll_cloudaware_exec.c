@@ -230,7 +230,6 @@ static inline char *resolve(const ca_sched_t *s, ca_addr_t a)
 static void trace_op(ca_sched_t *s, int r, int i, double post, double done)
 {
     const ca_op_t *op = &s->ops[i];
-
     bool comm = CA_OP_SEND == op->kind || CA_OP_RECV == op->kind;
 
     mca_coll_cloudaware_trace_step(&s->trace, op->kind, op->level, comm ? op->peer : -1, r,
