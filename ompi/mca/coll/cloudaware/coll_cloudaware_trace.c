@@ -78,8 +78,7 @@ static struct {
     char **plans;
     int nplans;
     opal_mutex_t lock;
-    int self_key;
-} tr = { .dirfd = -1, .self_key = -1 };
+} tr = { .dirfd = -1 };
 
 double mca_coll_cloudaware_trace_now(void)
 {
@@ -174,7 +173,7 @@ static bool ensure_file(void)
     char why[512], *host;
     struct timespec real;
     struct stat st;
-    int fd, fake = c->test_fake_nodes;
+    int fd, self_key, fake = c->test_fake_nodes;
     char *name = tr.name;
 
     if (tr.opened) {
@@ -229,10 +228,11 @@ static bool ensure_file(void)
     } else if (NULL != c->dump_matrix && '\0' != c->dump_matrix[0]) {
         fprintf(tr.file, "matrix %s\n", c->dump_matrix);
     }
-    /* Written at the start of MPI_Finalize, while every rank still runs. */
-    if (MPI_SUCCESS == PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_gone, &tr.self_key,
-                                               NULL)) {
-        PMPI_Comm_set_attr(MPI_COMM_SELF, tr.self_key, NULL);
+    /* Written at the start of MPI_Finalize, while every rank still runs. The key is freed at
+     * once: MPI keeps it until the attribute goes. */
+    if (MPI_SUCCESS == PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_gone, &self_key, NULL)) {
+        PMPI_Comm_set_attr(MPI_COMM_SELF, self_key, NULL);
+        PMPI_Comm_free_keyval(&self_key);
     }
     return true;
 }
@@ -494,5 +494,4 @@ void mca_coll_cloudaware_trace_close(void)
     OBJ_DESTRUCT(&tr.lock);
     memset(&tr, 0, sizeof(tr));
     tr.dirfd = -1;
-    tr.self_key = -1;
 }
