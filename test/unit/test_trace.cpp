@@ -191,6 +191,11 @@ START_TEST(malformed_files)
         {kHead + "comm 0 cid 0 size 2 ranks 0 1\n", "communicator 0 defined twice"},
         {kHead + "comm 1 cid 0 size 3 ranks 0 1\n", "expected 'ranks' and 3 world ranks"},
         {kHead + kCall + kCall, "call 0 recorded twice"},
+        {kHead + "step 0 round 0 kind send level 300 peer 1 bytes 8 post 0.1 done 0.2 wait 0\n" +
+             kCall, "field 'level': '300' is not an integer from 0 to 255"},
+        {kHead + "step 0 round 0 kind send level 0 peer 99999999999 bytes 8 post 0.1 done 0.2 "
+                 "wait 0\n" + kCall, "field 'peer': '99999999999' is not an integer"},
+        {kHead + "plan 99999999999 x\n", "record 'plan': '99999999999' is not a number"},
         {kHead + kCall.substr(0, kCall.size() - 1), "the last line is cut"},
         {"cloudaware-trace 1\nrank 4 size 2 job 7 host h pid 1\n", "rank 4 is not below size 2"},
     };

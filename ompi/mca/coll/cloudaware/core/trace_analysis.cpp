@@ -13,6 +13,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +25,7 @@ namespace cacore {
 namespace {
 
 constexpr size_t kMaxTraceFileBytes = size_t(4) << 30;
+constexpr int kMaxInt = 0x7fffffff;
 const char *const kKindNames[] = {"send", "recv", "copy", "reduce"};
 const char *const kModeNames[] = {"blocking", "nonblocking", "persistent"};
 
@@ -71,16 +73,23 @@ public:
         }
         return v;
     }
-    int64_t integer(const char *key, int64_t lo = 0) const
+    int64_t integer(const char *key, int64_t lo = 0, int64_t hi = int64_t(1) << 53) const
     {
         std::string s(get(key));
         char *end = nullptr;
+        errno = 0;
         long long v = std::strtoll(s.c_str(), &end, 10);
-        if (s.empty() || *end != '\0' || v < lo || v > (int64_t(1) << 53)) {
-            r_.error(std::string("field '") + key + "': " + quote(s) + " is not an integer >= " +
-                     std::to_string(static_cast<long long>(lo)));
+        if (s.empty() || *end != '\0' || errno != 0 || v < lo || v > hi) {
+            r_.error(std::string("field '") + key + "': " + quote(s) + " is not an integer from " +
+                     std::to_string(static_cast<long long>(lo)) + " to " +
+                     std::to_string(static_cast<long long>(hi)));
         }
         return v;
+    }
+    // A value that fits an int (ranks, ids, rounds).
+    int small(const char *key, int lo = 0, int hi = kMaxInt) const
+    {
+        return static_cast<int>(integer(key, lo, hi));
     }
     int name(const char *key, const char *(*table)(int)) const
     {
@@ -97,7 +106,8 @@ private:
     std::vector<std::pair<std::string_view, std::string_view>> kv_;
 };
 
-int64_t record_number(const LineReader &r, const std::vector<std::string_view> &t)
+int64_t record_number(const LineReader &r, const std::vector<std::string_view> &t,
+                      int64_t hi = int64_t(1) << 53)
 {
     if (t.size() < 2) {
         r.error("record " + quote(t[0]) + " without its number");
@@ -105,8 +115,9 @@ int64_t record_number(const LineReader &r, const std::vector<std::string_view> &
     std::string s(t[1]);
     char *end = nullptr;
     long long v = std::strtoll(s.c_str(), &end, 10);
-    if (s.empty() || *end != '\0' || v < 0 || v > (int64_t(1) << 53)) {
-        r.error("record " + quote(t[0]) + ": " + quote(s) + " is not a number >= 0");
+    if (s.empty() || *end != '\0' || v < 0 || v > hi) {
+        r.error("record " + quote(t[0]) + ": " + quote(s) + " is not a number from 0 to " +
+                std::to_string(static_cast<long long>(hi)));
     }
     return v;
 }
@@ -158,8 +169,8 @@ RankTrace parse_rank_trace(std::string_view text, const std::string &name)
         const std::string_view what = tok[0];
         if (what == "rank") {
             Fields f(r, tok, 0);
-            t.rank = static_cast<int>(f.integer("rank"));
-            t.size = static_cast<int>(f.integer("size", 1));
+            t.rank = f.small("rank");
+            t.size = f.small("size", 1);
             t.job = std::string(f.get("job"));
             t.host = std::string(f.get("host"));
             if (t.rank >= t.size) {
@@ -174,7 +185,7 @@ RankTrace parse_rank_trace(std::string_view text, const std::string &name)
         } else if (what == "matrix") {
             t.matrix = rest_of_line(line, 1);
         } else if (what == "comm") {
-            int id = static_cast<int>(record_number(r, tok));
+            int id = static_cast<int>(record_number(r, tok, kMaxInt));
             if (t.comms.count(id)) {
                 r.error("communicator " + std::to_string(id) + " defined twice");
             }
@@ -184,8 +195,8 @@ RankTrace parse_rank_trace(std::string_view text, const std::string &name)
             }
             std::vector<std::string_view> head(tok.begin(), tok.begin() + 6);
             Fields hf(r, head, 2);
-            c.cid = static_cast<unsigned>(hf.integer("cid"));
-            c.size = static_cast<int>(hf.integer("size", 1));
+            c.cid = static_cast<unsigned>(hf.integer("cid", 0, 0xffffffffLL));
+            c.size = hf.small("size", 1);
             if (tok.size() == 7 && tok[6] == "inter") {
                 c.inter = true;
             } else {
@@ -207,16 +218,16 @@ RankTrace parse_rank_trace(std::string_view text, const std::string &name)
             }
             t.comms[id] = std::move(c);
         } else if (what == "plan") {
-            int id = static_cast<int>(record_number(r, tok));
+            int id = static_cast<int>(record_number(r, tok, kMaxInt));
             t.plans[id] = rest_of_line(line, 2);
         } else if (what == "step") {
             int64_t call = record_number(r, tok);
             Fields f(r, tok, 2);
             TraceStep s;
-            s.round = static_cast<int>(f.integer("round"));
+            s.round = f.small("round");
             s.kind = f.name("kind", kind_name);
-            s.level = static_cast<int>(f.integer("level"));
-            s.peer = static_cast<int>(f.integer("peer", -1));
+            s.level = f.small("level", 0, 255);
+            s.peer = f.small("peer", -1);
             s.bytes = static_cast<uint64_t>(f.integer("bytes"));
             s.post = f.num("post");
             s.done = f.num("done");
@@ -236,11 +247,11 @@ RankTrace parse_rank_trace(std::string_view text, const std::string &name)
             c.id = record_number(r, tok);
             Fields f(r, tok, 2);
             c.previous = what == "previous";
-            c.comm = static_cast<int>(f.integer("comm"));
+            c.comm = f.small("comm");
             c.seq = f.integer("seq");
             c.coll = f.name("op", coll_name);
             c.mode = f.name("mode", mode_name);
-            c.root = static_cast<int>(f.integer("root", -1));
+            c.root = f.small("root", -1);
             c.bytes = static_cast<uint64_t>(f.integer("bytes"));
             c.start = f.num("start");
             c.end = f.num("end");
@@ -248,7 +259,7 @@ RankTrace parse_rank_trace(std::string_view text, const std::string &name)
                 r.error("call ends before it starts");
             }
             if (!c.previous) {
-                c.plan = static_cast<int>(f.integer("plan", -1));
+                c.plan = f.small("plan", -1);
                 c.predicted = f.num("predicted");
                 std::string_view st = f.get("status");
                 if (st != "ok" && st != "error") {
