@@ -6,8 +6,8 @@
 # the files hold plan calls of all three forms and calls handed to the previous module; every
 # call is in the files of all members of its communicator, and every send has its receive on the
 # peer with the same size (counted here with awk and by cloudaware-plan trace); world rank 0's hints.txt is what `cloudaware-plan trace --hints` says
-# of the same files. Tracing off writes nothing; a symbolic link as the directory is refused
-# with one line per rank and the job runs on. About 6 s alone.
+# of the same files. Tracing off writes nothing; a symbolic link as the directory, or planted as a
+# rank's file, is refused with one line per rank concerned and the job runs on. About 7 s alone.
 . "${TEST_SRCDIR:-.}/mpitest.sh" || exit 99
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cloudaware-trace.XXXXXX")
@@ -70,4 +70,14 @@ expect_in_log "nbc_check: 4 ranks, .* 0 failures"
 [ "$(grep -c "coll:cloudaware: trace directory $work/link: $work/link is a symbolic link (refused); tracing off on this rank" "$TEST_LOG")" -eq 4 ] \
     || fail "expected one refusal line per rank"
 [ -z "$(ls -A "$work/target")" ] || fail "wrote through the link: $(ls -A "$work/target")"
+# ---- a planted symbolic link as a rank's file: that rank refuses it, the others trace ----
+mkdir -m 700 "$work/planted"
+echo "not a trace" >"$work/victim"
+ln -s "$work/victim" "$work/planted/rank-1.trace"
+ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_trace "$work/planted" "${prog[@]}" >/dev/null \
+    || fail "nbc_check failed with a planted rank file"
+[ "$(grep -c "coll:cloudaware: trace file $work/planted/rank-1.trace: is a symbolic link (refused); tracing off on this rank" "$TEST_LOG")" -eq 1 ] \
+    || fail "expected one refusal line from rank 1"
+[ "$(cat "$work/victim")" = "not a trace" ] || fail "wrote through the planted link"
+for r in 0 2 3; do [ -s "$work/planted/rank-$r.trace" ] || fail "rank $r wrote no file"; done
 echo "PASS: tracing"
