@@ -215,7 +215,7 @@ static bool ensure_file(void)
     host = mca_coll_cloudaware_proc_hostname(&ompi_proc_local()->super);
     fprintf(tr.file, "cloudaware-trace 1\n");
     fprintf(tr.file, "rank %u size %d job %u host %s", (unsigned) OPAL_PROC_MY_NAME.vpid,
-            ompi_comm_size((ompi_communicator_t *) &ompi_mpi_comm_world), 
+            ompi_comm_size((ompi_communicator_t *) &ompi_mpi_comm_world),
             (unsigned) OPAL_PROC_MY_NAME.jobid, (NULL != host && '\0' != host[0]) ? host : "-");
     if (fake > 1) {
         fprintf(tr.file, "~%u", (unsigned) (OPAL_PROC_MY_NAME.vpid % fake));
