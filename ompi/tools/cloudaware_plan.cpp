@@ -20,6 +20,8 @@
 #include "planner.hpp"
 #include "rules.hpp"
 #include "simulate.hpp"
+#include "trace_analysis.hpp"
+#include "trace_svg.hpp"
 #include "tree.hpp"
 
 #include <algorithm>
@@ -31,6 +33,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
@@ -55,6 +58,11 @@ std::string usage()
            "                       [--previous PREV] [--min-gain X] [--large-message BYTES]\n"
            "                       [--slots N] [--rules FILE] [--trial TRIAL] [--noncommutative]\n"
            "                       [--trial-spread X]\n"
+           "  cloudaware-plan trace DIR [DIR2] [--matrix FILE] [--format text|json] [--hints]\n"
+           "                        [--calls N] [--svg-timeline FILE.svg] [--svg-call N]\n"
+           "                        [--svg-links FILE.svg]\n"
+           "      analyses the rank-N.trace files coll_cloudaware_trace=DIR wrote (docs/monitoring.md);\n"
+           "      with DIR2, compares the two runs per (op, size class)\n"
            "  OP: " + name_list(coll_name) + "\n"
            "  ALGO: " + name_list(algo_name) + "\n"
            "  patterns: " + name_list(pattern_name) + "\n"
@@ -72,6 +80,7 @@ std::string usage()
 struct Args {
     std::string cmd;
     std::map<std::string, std::string> opt;
+    std::vector<std::string> pos;   // positional arguments (trace's directories)
     bool has(const std::string &k) const { return opt.count(k) != 0; }
     std::string get(const std::string &k, const std::string &def = "") const
     {
@@ -91,7 +100,7 @@ Args parse_args(int argc, char **argv)
         std::fputs(usage().c_str(), stdout);
         std::exit(0);
     }
-    static const char *flags[] = {"--check", "--steps", "--noncommutative"};
+    static const char *flags[] = {"--check", "--steps", "--noncommutative", "--hints"};
     for (int i = 2; i < argc; ++i) {
         std::string k = argv[i];
         bool flag = false;
@@ -104,6 +113,10 @@ Args parse_args(int argc, char **argv)
         }
         if (k == "-o") {
             k = "--output";
+        }
+        if (a.cmd == "trace" && k.rfind("--", 0) != 0) {
+            a.pos.push_back(k);
+            continue;
         }
         if (k.rfind("--", 0) != 0 || i + 1 >= argc) {
             usage_error("bad argument " + quote(k));
@@ -768,6 +781,101 @@ int cmd_plan(const Args &a)
     return check_error.empty() ? 0 : 1;
 }
 
+// The analysis of one trace directory; the matrix from --matrix, else the one the files name
+// (when it can be read; a note says otherwise).
+TraceAnalysis trace_analysis(const Args &a, const std::string &dir, TraceRun &run)
+{
+    run = read_trace_dir(dir);
+    std::unique_ptr<Matrix> m;
+    std::string note;
+    if (a.has("matrix")) {
+        m = std::make_unique<Matrix>(read_matrix_file(a.get("matrix")));
+        note = "matrix: " + escape(a.get("matrix"));
+    } else {
+        for (const auto &r : run.ranks) {
+            if (!r.matrix.empty()) {
+                try {
+                    m = std::make_unique<Matrix>(read_matrix_file(r.matrix));
+                    note = "matrix: " + escape(r.matrix) + " (named in the trace)";
+                } catch (const Error &e) {
+                    note = std::string("matrix named in the trace not used: ") + e.what();
+                }
+                break;
+            }
+        }
+    }
+    TraceAnalysis an = analyse_trace(run, m.get());
+    an.matrix_note = note;
+    return an;
+}
+
+int cmd_trace(const Args &a)
+{
+    if (a.pos.empty() || a.pos.size() > 2) {
+        usage_error("trace needs one or two trace directories");
+    }
+    const std::string fmt = a.get("format", "text");
+    if (fmt != "text" && fmt != "json") {
+        usage_error("--format must be text or json");
+    }
+    const long ncalls = parse_int(a.get("calls", "3"), "calls");
+    TraceRun run, run2;
+    TraceAnalysis an = trace_analysis(a, a.pos[0], run);
+    if (a.pos.size() == 2) {
+        TraceAnalysis an2 = trace_analysis(a, a.pos[1], run2);
+        std::fputs(fmt == "json" ? format_trace_comparison_json(an, an2).c_str()
+                                 : format_trace_comparison_text(an, an2).c_str(),
+                   stdout);
+    } else if (a.has("hints")) {
+        std::fputs(format_trace_hints(an).c_str(), stdout);
+    } else {
+        std::fputs(fmt == "json" ? format_trace_json(an).c_str()
+                                 : format_trace_text(an, static_cast<int>(ncalls)).c_str(),
+                   stdout);
+    }
+    if (a.has("svg-timeline")) {
+        const CallSummary *c = nullptr;
+        if (a.has("svg-call")) {
+            const long i = parse_int(a.get("svg-call"), "svg-call");
+            if (i < 0 || i >= static_cast<long>(an.calls.size())) {
+                usage_error("--svg-call: no call " + std::to_string(i) + " (the run has " +
+                            std::to_string(an.calls.size()) + ")");
+            }
+            c = &an.calls[static_cast<size_t>(i)];
+        } else {
+            for (const auto &x : an.calls) {   // the slowest plan call
+                if (!x.previous && (c == nullptr || x.duration > c->duration)) {
+                    c = &x;
+                }
+            }
+        }
+        if (c == nullptr) {
+            throw Error(CACORE_ERR_ARG, "--svg-timeline: the trace has no call run as a plan");
+        }
+        std::map<int, std::string> host_of;
+        for (const auto &r : run.ranks) {
+            host_of[r.rank] = r.host;
+        }
+        std::ofstream f(a.get("svg-timeline"));
+        f << cloudaware_plan::trace_timeline_svg(*c, host_of);
+        if (!f.flush()) {
+            throw Error(CACORE_ERR_IO, escape(a.get("svg-timeline")) + ": cannot write");
+        }
+    }
+    if (a.has("svg-links")) {
+        std::vector<std::string> hosts;
+        cloudaware_plan::write_trace_link_heatmap(an, a.get("svg-links"), hosts);
+        if (fmt == "text") {
+            std::printf("link heatmap %s: rows and columns", escape(a.get("svg-links")).c_str());
+            for (const auto &h : hosts) {
+                std::printf(" %s", escape(h).c_str());
+            }
+            std::printf("\n");
+        }
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -782,6 +890,9 @@ int main(int argc, char **argv)
         }
         if (a.cmd == "plan") {
             return cmd_plan(a);
+        }
+        if (a.cmd == "trace") {
+            return cmd_trace(a);
         }
         usage_error("unknown command " + quote(a.cmd));
     } catch (const std::exception &e) {

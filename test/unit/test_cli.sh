@@ -2,7 +2,8 @@
 # Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
 # SPDX-License-Identifier: BSD-3-Clause
 # test_cli.sh - the planner CLI end to end: generate, show (text/json/dot/heatmap), plan
-# (text/json/dot, --check, --montecarlo), the documented JSON keys, and one-line errors.
+# (text/json/dot, --check, --montecarlo), trace (the example of docs/trace-format.md: text, json,
+# hints, SVG, comparison, bad input), the documented JSON keys, and one-line errors.
 set -eu
 P=${CLOUDAWARE_PLAN:-../../ompi/tools/cloudaware-plan}
 T=$(mktemp -d)
@@ -123,4 +124,32 @@ for s in 1M 1024K 1MiB 1048576; do
     "$P" plan --matrix "$T/m.txt" --op gather --root 0 --size $s | grep "^predicted " >>"$T/sizes"
 done
 [ "$(sort -u "$T/sizes" | wc -l)" -eq 1 ] || fail "1M, 1024K, 1MiB, 1048576 differ: $(cat "$T/sizes")"
+# trace: the documented example (docs/examples/trace), its pictures, a comparison, bad input.
+EX=${TOP_SRCDIR:-../..}/docs/examples/trace
+"$P" trace "$EX" --matrix "$EX/cluster.matrix" --svg-timeline "$T/tl.svg" --svg-links "$T/ln.svg" >"$T/tr.txt"
+grep -q "^messages: 3 sends matched with their receives, 0 unmatched steps, 0 with different sizes" "$T/tr.txt" && grep -q "^calls: 2, 0 of them" "$T/tr.txt" \
+    || fail "trace: messages"
+grep -q "critical path: rank 2 arrives -> rank 0 (group, 1 MiB" "$T/tr.txt" || fail "trace: critical path"
+grep -q "node-a -> node-b: 1049 Mbit/s over 1 messages (1 MiB), matrix 7924 Mbit/s (13 %)" "$T/tr.txt" \
+    || fail "trace: link"
+for f in tl ln; do
+    head -c 4 "$T/$f.svg" | grep -q "<svg" && tail -n 1 "$T/$f.svg" | grep -q "</svg>" || fail "trace: $f.svg"
+done
+[ "$(grep -c 'fill="#d62728"' "$T/tl.svg")" -eq 6 ] || fail "trace: timeline has one wait shade per step"
+"$P" trace "$EX" --format json | python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["messages"] == 3 and len(d["calls"]) == 2, d' \
+    || fail "trace: json"
+"$P" trace "$EX" --matrix "$EX/cluster.matrix" --hints | grep -q "^suggestion: the matrix no longer matches link node-a -> node-b" \
+    || fail "trace: hints"
+"$P" trace "$EX" "$EX" | grep -q "^  bcast  .* 1.000 " || fail "trace: comparison"
+mkdir "$T/bad"
+printf 'cloudaware-trace 1\nrank 0 size 1 job 1 host h pid 1\nclock realtime x\n' >"$T/bad/rank-0.trace"
+set +e
+"$P" trace "$T/bad" >/dev/null 2>"$T/err"
+[ $? -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "rank-0.trace:3: field 'realtime'" "$T/err" \
+    || fail "trace: corrupt file: $(cat "$T/err")"
+"$P" trace "$T/nonexistent" >/dev/null 2>"$T/err"
+[ $? -eq 1 ] && grep -q "cannot open the trace directory" "$T/err" || fail "trace: missing directory"
+"$P" trace >/dev/null 2>&1
+[ $? -eq 2 ] || fail "trace without a directory: usage error"
+set -e
 echo "cli ok"

@@ -98,6 +98,7 @@ typedef struct mca_coll_cloudaware_component_t {
     double trial_margin;         /* the plan keeps a class only when this much faster */
     double trial_spread;         /* the second plan is tried when predicted within this factor */
     int previous_model;          /* cacore_prev_t, or CLOUDAWARE_PREVIOUS_AUTO */
+    char *trace_dir;             /* per-call traces (coll_cloudaware_trace.c); NULL/"" = off */
 
     int output;   /* opal_output stream */
 } mca_coll_cloudaware_component_t;

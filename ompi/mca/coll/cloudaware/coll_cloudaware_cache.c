@@ -39,21 +39,20 @@
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_cache.h"
 
-/* The directory fd, or -1 with why set: "" when it does not exist and create is false (simply
- * no entry), otherwise a message starting with "cache directory" (the caller warns once). */
-static int dir_open(const char *dir, bool create, char *why, size_t whylen)
+int mca_coll_cloudaware_dir_open(const char *what, const char *dir, bool create, char *why,
+                                 size_t whylen)
 {
     struct stat st;
     char *copy = strdup(dir), *save = NULL, *comp;
     int fd;
 
     if (NULL == copy) {
-        snprintf(why, whylen, "cache directory %s: out of memory", dir);
+        snprintf(why, whylen, "%s %s: out of memory", what, dir);
         return -1;
     }
     fd = open('/' == dir[0] ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
-        snprintf(why, whylen, "cache directory %s: cannot open %s: %s", dir,
+        snprintf(why, whylen, "%s %s: cannot open %s: %s", what, dir,
                  '/' == dir[0] ? "/" : "the working directory", strerror(errno));
     }
     for (comp = strtok_r(copy, "/", &save); fd >= 0 && NULL != comp;
@@ -71,15 +70,15 @@ static int dir_open(const char *dir, bool create, char *why, size_t whylen)
 
             /* O_DIRECTORY reports a symbolic link as ENOTDIR: ask what it is. */
             if (0 == fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode)) {
-                snprintf(why, whylen, "cache directory %s: %.*s is a symbolic link (refused)",
-                         dir, upto, dir);
+                snprintf(why, whylen, "%s %s: %.*s is a symbolic link (refused)",
+                         what, dir, upto, dir);
             } else if (ENOTDIR == err) {
-                snprintf(why, whylen, "cache directory %s: %.*s is not a directory", dir, upto,
+                snprintf(why, whylen, "%s %s: %.*s is not a directory", what, dir, upto,
                          dir);
             } else if (ENOENT == err && !create) {
                 why[0] = '\0';
             } else {
-                snprintf(why, whylen, "cache directory %s: %.*s: %s", dir, upto, dir,
+                snprintf(why, whylen, "%s %s: %.*s: %s", what, dir, upto, dir,
                          strerror(err));
             }
             close(fd);
@@ -94,11 +93,11 @@ static int dir_open(const char *dir, bool create, char *why, size_t whylen)
         return -1;
     }
     if (0 != fstat(fd, &st)) {
-        snprintf(why, whylen, "cache directory %s: %s", dir, strerror(errno));
+        snprintf(why, whylen, "%s %s: %s", what, dir, strerror(errno));
     } else if (st.st_uid != geteuid()) {
-        snprintf(why, whylen, "cache directory %s is not owned by this user (refused)", dir);
+        snprintf(why, whylen, "%s %s is not owned by this user (refused)", what, dir);
     } else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-        snprintf(why, whylen, "cache directory %s is group or world writable (refused)", dir);
+        snprintf(why, whylen, "%s %s is group or world writable (refused)", what, dir);
     } else {
         return fd;
     }
@@ -167,7 +166,7 @@ static int entry_open_read(const char *name, char *fdpath, size_t fdlen, char *w
     if (NULL == c->cache_dir || '\0' == c->cache_dir[0]) {
         return -1;
     }
-    dirfd = dir_open(c->cache_dir, false, why, whylen);
+    dirfd = mca_coll_cloudaware_dir_open("cache directory", c->cache_dir, false, why, whylen);
     if (dirfd < 0) {
         return -1;
     }
@@ -376,7 +375,7 @@ bool mca_coll_cloudaware_cache_store(const cacore_matrix_t *m, uint64_t key, cha
     if (NULL == c->cache_dir || '\0' == c->cache_dir[0]) {
         return true;
     }
-    dirfd = dir_open(c->cache_dir, true, why, whylen);
+    dirfd = mca_coll_cloudaware_dir_open("cache directory", c->cache_dir, true, why, whylen);
     if (dirfd < 0) {
         return false;
     }
@@ -428,7 +427,7 @@ bool mca_coll_cloudaware_cache_store_trials(uint64_t key, const cacore_trial_boo
         snprintf(why, whylen, "cannot write cache entry %s/%s: %s", c->cache_dir, name, err);
         return false;
     }
-    dirfd = dir_open(c->cache_dir, true, why, whylen);
+    dirfd = mca_coll_cloudaware_dir_open("cache directory", c->cache_dir, true, why, whylen);
     if (dirfd < 0) {
         free(text);
         return false;

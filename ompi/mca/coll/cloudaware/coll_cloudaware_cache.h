@@ -19,6 +19,14 @@
 
 BEGIN_C_DECLS
 
+/* Opens directory `dir` by walking its path one component at a time (O_NOFOLLOW: a symbolic
+ * link anywhere in it is refused; with create, missing components are made 0700) and checks that
+ * it is ours and not group/world writable. Returns its descriptor, or -1 with why set: "" when
+ * it does not exist and create is false, otherwise a message starting with "<what> <dir>" (the
+ * caller warns once). Also used for the trace directory (coll_cloudaware_trace.c). */
+int mca_coll_cloudaware_dir_open(const char *what, const char *dir, bool create, char *why,
+                                 size_t whylen);
+
 /* Loads the cache entry of the node set (hosts sorted, key its node-set key) into L/B/known and
  * its node properties into P (CACORE_NODE_VALUES per node). An entry without node properties
  * (written by an older version, `cloudaware-matrix 1`) is not usable. Returns true on a usable entry; otherwise false, with why set ("" when there simply is no

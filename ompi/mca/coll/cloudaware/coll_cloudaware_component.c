@@ -13,6 +13,7 @@
 #include "coll_cloudaware_nodes.h"
 #include "coll_cloudaware_rules.h"
 #include "coll_cloudaware_store.h"
+#include "coll_cloudaware_trace.h"
 #include "coll_cloudaware_trial.h"
 #include "core/cloudaware_core.h"
 
@@ -85,6 +86,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .trial_margin = 0.05,
     .trial_spread = 2.0,
     .previous_model = CLOUDAWARE_PREVIOUS_AUTO,
+    .trace_dir = NULL,
     .output = -1,
 };
 
@@ -225,6 +227,13 @@ static void register_calibration(mca_coll_cloudaware_component_t *c)
                     "Created 0700; refused when any component of its path is a symlink, or it "
                     "is not ours, or group/world writable. Suggested: $HOME/.cache/cloudaware.",
                     OPAL_INFO_LVL_3, &c->cache_dir);
+    register_string("trace",
+                    "Directory of per-call traces (docs/monitoring.md): every rank writes "
+                    "rank-<world rank>.trace (docs/trace-format.md) with each collective call it "
+                    "runs as a plan, step by step, and each call handed to the previous module; "
+                    "world rank 0 writes hints.txt at the end. Default empty: off. Created 0700 "
+                    "and checked as coll_cloudaware_cache_dir is.", OPAL_INFO_LVL_3,
+                    &c->trace_dir);
     register_int("cache_max_age",
                  "Cache entries older than this many seconds are ignored (default 86400; 0 = no "
                  "limit).", OPAL_INFO_LVL_3, &c->cache_max_age);
@@ -437,6 +446,7 @@ static int cloudaware_open(void)
     }
     c->output = opal_output_open(NULL);
     opal_output_set_verbosity(c->output, c->verbose);
+    mca_coll_cloudaware_trace_open();
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: open (model core %s, priority %d)", cacore_version(),
                         c->priority);
@@ -449,6 +459,7 @@ static int cloudaware_close(void)
 
     int64_t live_requests, live_scheds;
 
+    mca_coll_cloudaware_trace_close();
     mca_coll_cloudaware_calibrate_finalize();
     mca_coll_cloudaware_rules_release();
     mca_coll_cloudaware_store_release();

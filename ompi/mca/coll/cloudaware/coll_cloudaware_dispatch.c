@@ -16,6 +16,7 @@
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_plan.h"
 #include "coll_cloudaware_select.h"
+#include "coll_cloudaware_trace.h"
 #include "coll_cloudaware_trial.h"
 
 #include "ompi/datatype/ompi_datatype.h"
@@ -89,8 +90,9 @@ static char *rank_block(const void *buf, int rank, int count, struct ompi_dataty
     return (char *) buf + (ptrdiff_t) rank * count * extent;
 }
 
-/* Runs the plan (after the own-block copy, if any) the way `how` says. */
-static int run(const cacore_plan_t *plan, const own_copy_t *copy, const void *sbuf, void *rbuf,
+/* Runs the plan for the call (after the own-block copy, if any) the way `how` says. */
+static int run(mca_coll_cloudaware_module_t *m, const mca_coll_cloudaware_call_t *call,
+               const cacore_plan_t *plan, const own_copy_t *copy, const void *sbuf, void *rbuf,
                int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                struct ompi_communicator_t *comm, ca_run_mode_t how, ompi_request_t **request)
 {
@@ -99,6 +101,10 @@ static int run(const cacore_plan_t *plan, const own_copy_t *copy, const void *sb
 
     if (NULL == s) {
         return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    if (OPAL_UNLIKELY(mca_coll_cloudaware_trace_active)) {
+        mca_coll_cloudaware_trace_describe(&s->trace, m, call->coll, how,
+                                           call->root, call->bytes, plan);
     }
     if (NULL != copy) {
         ca_sched_copy(s, ca_user(copy->src), (size_t) copy->scount, copy->sdtype,
@@ -114,13 +120,29 @@ static int run(const cacore_plan_t *plan, const own_copy_t *copy, const void *sb
 }
 
 
-/* The previous provider of one collective in the form `how`. */
+/* Tracing: the previous module ran the call from t0 to now (returns its rc). */
+static int previous_traced(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm,
+                           const mca_coll_cloudaware_call_t *call, ca_run_mode_t how, double t0,
+                           int rc)
+{
+    mca_coll_cloudaware_trace_previous(m, comm, call->coll, how, call->root, call->bytes, t0,
+                                       mca_coll_cloudaware_trace_now());
+    return rc;
+}
+
+/* The previous provider of one collective in the form `how` (timed when tracing: each _any
+ * function has the call's description `call` and a `t0`). */
 #define PREVIOUS(name, how, args)                                                               \
+    (OPAL_LIKELY(!mca_coll_cloudaware_trace_active)                                             \
+         ? PREVIOUS_CALL(name, how, args)                                                       \
+         : (t0 = mca_coll_cloudaware_trace_now(),                                               \
+            previous_traced(m, comm, &call, how, t0, PREVIOUS_CALL(name, how, args))))
+#define PREVIOUS_CALL(name, how, ...)                                                           \
     ((CA_RUN_BLOCKING == (how))                                                                 \
-         ? m->previous.name(args, comm, m->previous.name##_module)                              \
+         ? m->previous.name(__VA_ARGS__, comm, m->previous.name##_module)                       \
          : (CA_RUN_NONBLOCKING == (how))                                                        \
-               ? m->previous.i##name(args, comm, request, m->previous.i##name##_module)         \
-               : m->previous.name##_init(args, comm, info, request,                             \
+               ? m->previous.i##name(__VA_ARGS__, comm, request, m->previous.i##name##_module)  \
+               : m->previous.name##_init(__VA_ARGS__, comm, info, request,                      \
                                           m->previous.name##_init_module))
 
 /* The three entry points of one collective, all through name##_any(). A blocking call may be a
@@ -162,9 +184,10 @@ static int bcast_any(CLOUDAWARE_PARAMS_BCAST, ANY_ARGS)
 {
     mca_coll_cloudaware_call_t call = describe(CACORE_COLL_BCAST, root, count, datatype, NULL);
     const cacore_plan_t *plan = choose(m, comm, &call, how);
+    double t0;
 
     if (NULL != plan) {
-        return run(plan, NULL, NULL, buff, count, datatype, NULL, comm, how, request);
+        return run(m, &call, plan, NULL, NULL, buff, count, datatype, NULL, comm, how, request);
     }
     return PREVIOUS(bcast, how, BCAST_ARGS);
 }
@@ -175,9 +198,10 @@ static int reduce_any(CLOUDAWARE_PARAMS_REDUCE, ANY_ARGS)
 {
     mca_coll_cloudaware_call_t call = describe(CACORE_COLL_REDUCE, root, count, dtype, op);
     const cacore_plan_t *plan = choose(m, comm, &call, how);
+    double t0;
 
     if (NULL != plan) {
-        return run(plan, NULL, sbuf, rbuf, count, dtype, op, comm, how, request);
+        return run(m, &call, plan, NULL, sbuf, rbuf, count, dtype, op, comm, how, request);
     }
     return PREVIOUS(reduce, how, REDUCE_ARGS);
 }
@@ -188,9 +212,10 @@ static int allreduce_any(CLOUDAWARE_PARAMS_ALLREDUCE, ANY_ARGS)
 {
     mca_coll_cloudaware_call_t call = describe(CACORE_COLL_ALLREDUCE, -1, count, dtype, op);
     const cacore_plan_t *plan = choose(m, comm, &call, how);
+    double t0;
 
     if (NULL != plan) {
-        return run(plan, NULL, sbuf, rbuf, count, dtype, op, comm, how, request);
+        return run(m, &call, plan, NULL, sbuf, rbuf, count, dtype, op, comm, how, request);
     }
     return PREVIOUS(allreduce, how, ALLREDUCE_ARGS);
 }
@@ -209,17 +234,19 @@ static int gather_any(CLOUDAWARE_PARAMS_GATHER, ANY_ARGS)
         ? describe(CACORE_COLL_GATHER, root, rcount, rdtype, NULL)
         : describe(CACORE_COLL_GATHER, root, scount, sdtype, NULL);
     const cacore_plan_t *plan = choose(m, comm, &call, how);
+    double t0;
 
     if (NULL == plan) {
         return PREVIOUS(gather, how, GATHER_ARGS);
     }
     if (!is_root) {
-        return run(plan, NULL, sbuf, NULL, scount, sdtype, NULL, comm, how, request);
+        return run(m, &call, plan, NULL, sbuf, NULL, scount, sdtype, NULL, comm, how, request);
     }
     if (MPI_IN_PLACE != sbuf && !same_sides(scount, sdtype, rcount, rdtype)) {
-        return run(plan, &copy, MPI_IN_PLACE, rbuf, rcount, rdtype, NULL, comm, how, request);
+        return run(m, &call, plan, &copy, MPI_IN_PLACE, rbuf, rcount, rdtype, NULL, comm, how,
+                   request);
     }
-    return run(plan, NULL, sbuf, rbuf, rcount, rdtype, NULL, comm, how, request);
+    return run(m, &call, plan, NULL, sbuf, rbuf, rcount, rdtype, NULL, comm, how, request);
 }
 ENTRY_POINTS(gather, CLOUDAWARE_PARAMS_GATHER, GATHER_ARGS)
 
@@ -234,17 +261,19 @@ static int scatter_any(CLOUDAWARE_PARAMS_SCATTER, ANY_ARGS)
         ? describe(CACORE_COLL_SCATTER, root, scount, sdtype, NULL)
         : describe(CACORE_COLL_SCATTER, root, rcount, rdtype, NULL);
     const cacore_plan_t *plan = choose(m, comm, &call, how);
+    double t0;
 
     if (NULL == plan) {
         return PREVIOUS(scatter, how, SCATTER_ARGS);
     }
     if (!is_root) {
-        return run(plan, NULL, NULL, rbuf, rcount, rdtype, NULL, comm, how, request);
+        return run(m, &call, plan, NULL, NULL, rbuf, rcount, rdtype, NULL, comm, how, request);
     }
     if (MPI_IN_PLACE != rbuf && !same_sides(scount, sdtype, rcount, rdtype)) {
-        return run(plan, &copy, sbuf, MPI_IN_PLACE, scount, sdtype, NULL, comm, how, request);
+        return run(m, &call, plan, &copy, sbuf, MPI_IN_PLACE, scount, sdtype, NULL, comm, how,
+                   request);
     }
-    return run(plan, NULL, sbuf, rbuf, scount, sdtype, NULL, comm, how, request);
+    return run(m, &call, plan, NULL, sbuf, rbuf, scount, sdtype, NULL, comm, how, request);
 }
 ENTRY_POINTS(scatter, CLOUDAWARE_PARAMS_SCATTER, SCATTER_ARGS)
 
@@ -253,6 +282,7 @@ static int allgather_any(CLOUDAWARE_PARAMS_ALLGATHER, ANY_ARGS)
 {
     mca_coll_cloudaware_call_t call = describe(CACORE_COLL_ALLGATHER, -1, rcount, rdtype, NULL);
     const cacore_plan_t *plan = choose(m, comm, &call, how);
+    double t0;
     own_copy_t copy = { sbuf, scount, sdtype, rank_block(rbuf, ompi_comm_rank(comm), rcount, rdtype),
                         rcount, rdtype };
 
@@ -260,8 +290,9 @@ static int allgather_any(CLOUDAWARE_PARAMS_ALLGATHER, ANY_ARGS)
         return PREVIOUS(allgather, how, ALLGATHER_ARGS);
     }
     if (MPI_IN_PLACE != sbuf && !same_sides(scount, sdtype, rcount, rdtype)) {
-        return run(plan, &copy, MPI_IN_PLACE, rbuf, rcount, rdtype, NULL, comm, how, request);
+        return run(m, &call, plan, &copy, MPI_IN_PLACE, rbuf, rcount, rdtype, NULL, comm, how,
+                   request);
     }
-    return run(plan, NULL, sbuf, rbuf, rcount, rdtype, NULL, comm, how, request);
+    return run(m, &call, plan, NULL, sbuf, rbuf, rcount, rdtype, NULL, comm, how, request);
 }
 ENTRY_POINTS(allgather, CLOUDAWARE_PARAMS_ALLGATHER, ALLGATHER_ARGS)

@@ -53,6 +53,7 @@ void ca_sched_free(ca_sched_t *s)
     free(s->ops);
     free(s->round_start);
     free(s->tmpbuf);
+    free(s->trace_post);
     free(s);
     opal_atomic_add_fetch_64(&live_scheds, -1);
 }
@@ -91,6 +92,7 @@ static ca_op_t *add_op(ca_sched_t *s, ca_op_kind_t kind)
     op = &s->ops[s->nops++];
     memset(op, 0, sizeof(*op));
     op->kind = (uint8_t) kind;
+    op->level = s->level;
     op->peer = MPI_PROC_NULL;
     return op;
 }
@@ -208,12 +210,36 @@ static int sched_finish(ca_sched_t *s)
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
     }
+    if (OPAL_UNLIKELY(s->trace.traced) && s->max_comm > 0 && NULL == s->trace_post) {
+        /* one block: the post times, then the operation indices */
+        s->trace_post = malloc((sizeof(double) + sizeof(int)) * (size_t) s->max_comm);
+        if (NULL == s->trace_post) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        s->trace_op = (int *) (s->trace_post + s->max_comm);
+    }
     return OMPI_SUCCESS;
 }
 
 static inline char *resolve(const ca_sched_t *s, ca_addr_t a)
 {
     return a.tmp ? s->tmpbuf + (ptrdiff_t) (intptr_t) a.ptr : a.ptr;
+}
+
+/* Tracing: operation i of round r done at `done`, posted (or started, if local) at `post`. */
+static void trace_op(ca_sched_t *s, int r, int i, double post, double done)
+{
+    const ca_op_t *op = &s->ops[i];
+    bool comm = CA_OP_SEND == op->kind || CA_OP_RECV == op->kind;
+
+    mca_coll_cloudaware_trace_step(&s->trace, op->kind, op->level, comm ? op->peer : -1, r,
+                                   op->count * op->dtype->super.size, post, done);
+}
+
+/* Tracing: request n of round r has completed. */
+static void trace_request_done(ca_sched_t *s, int r, int n)
+{
+    trace_op(s, r, s->trace_op[n], s->trace_post[n], mca_coll_cloudaware_trace_now());
 }
 
 /* ---- running one round ----------------------------------------------------------------------- */
@@ -228,6 +254,7 @@ static int start_round(ca_sched_t *s, int r, ompi_request_t **reqs, int *nreqs)
     for (int i = s->round_start[r]; i < end; i++) {
         ca_op_t *op = &s->ops[i];
         char *dst = resolve(s, op->buf), *src;
+        double t0 = OPAL_UNLIKELY(s->trace.traced) ? mca_coll_cloudaware_trace_now() : 0.0;
 
         if (CA_OP_COPY == op->kind) {
             src = resolve(s, op->src);
@@ -241,9 +268,14 @@ static int start_round(ca_sched_t *s, int r, ompi_request_t **reqs, int *nreqs)
             }
         } else if (CA_OP_REDUCE == op->kind) {
             ompi_op_reduce(op->op, resolve(s, op->src), dst, op->count, op->dtype);
+        } else {
+            continue;
         }
         if (OMPI_SUCCESS != rc) {
             return rc;
+        }
+        if (OPAL_UNLIKELY(s->trace.traced)) {
+            trace_op(s, r, i, t0, mca_coll_cloudaware_trace_now());
         }
     }
     for (int i = s->round_start[r]; i < end; i++) {
@@ -262,16 +294,44 @@ static int start_round(ca_sched_t *s, int r, ompi_request_t **reqs, int *nreqs)
         if (OMPI_SUCCESS != rc) {
             break;
         }
+        if (OPAL_UNLIKELY(s->trace.traced)) {
+            s->trace_op[n] = i;
+            s->trace.last = s->trace_post[n] = mca_coll_cloudaware_trace_now();
+        }
         n++;
     }
     *nreqs = n;
     return rc;
 }
 
+/* Tracing: waits for the round's requests one at a time, so that each step has its own
+ * completion time. */
+static int wait_traced(ca_sched_t *s, int r, ompi_request_t **reqs, int n)
+{
+    int rc = OMPI_SUCCESS;
+
+    for (int k = 0; k < n; k++) {
+        int idx = MPI_UNDEFINED;
+        int wrc = ompi_request_wait_any((size_t) n, reqs, &idx, MPI_STATUS_IGNORE);
+
+        if (MPI_UNDEFINED == idx) {
+            return OMPI_SUCCESS != rc ? rc : wrc;
+        }
+        trace_request_done(s, r, idx);
+        rc = (OMPI_SUCCESS != rc) ? rc : wrc;
+    }
+    return rc;
+}
+
 int ca_sched_run_blocking(ca_sched_t *s)
 {
     ompi_request_t **reqs = NULL;
-    int rc = sched_finish(s);
+    int rc;
+
+    if (OPAL_UNLIKELY(s->trace.traced)) {
+        mca_coll_cloudaware_trace_call_start(&s->trace, s->comm);
+    }
+    rc = sched_finish(s);
 
     if (OMPI_SUCCESS == rc && s->max_comm > 0) {
         reqs = malloc(sizeof(*reqs) * (size_t) s->max_comm);
@@ -283,9 +343,14 @@ int ca_sched_run_blocking(ca_sched_t *s)
         if (n > 0) {
             /* Waiting also drives opal_progress, so nonblocking collectives of this process keep
              * advancing while a blocking one runs. */
-            wrc = ompi_request_wait_all((size_t) n, reqs, MPI_STATUSES_IGNORE);
+            wrc = OPAL_UNLIKELY(s->trace.traced)
+                ? wait_traced(s, r, reqs, n)
+                : ompi_request_wait_all((size_t) n, reqs, MPI_STATUSES_IGNORE);
             rc = (OMPI_SUCCESS != rc) ? rc : wrc;
         }
+    }
+    if (OPAL_UNLIKELY(s->trace.traced)) {
+        mca_coll_cloudaware_trace_call_end(&s->trace, rc);
     }
     free(reqs);
     ca_sched_free(s);
@@ -363,6 +428,9 @@ void ca_exec_counters(int64_t *nreq, int64_t *nsched)
  * buffers are no longer touched and the temporaries are no longer needed). */
 static void request_done(ca_request_t *req, int rc)
 {
+    if (OPAL_UNLIKELY(req->sched->trace.traced)) {
+        mca_coll_cloudaware_trace_call_end(&req->sched->trace, rc);
+    }
     req->super.super.req_status.MPI_ERROR = rc;
     if (!req->super.super.req_persistent) {
         ca_sched_free(req->sched);
@@ -390,6 +458,9 @@ static bool advance(ca_request_t *req, int *rc)
             }
             if (OMPI_SUCCESS != req->reqs[i]->req_status.MPI_ERROR) {
                 *rc = req->reqs[i]->req_status.MPI_ERROR;
+            }
+            if (OPAL_UNLIKELY(s->trace.traced)) {
+                trace_request_done(s, req->round, i);
             }
             ompi_request_free(&req->reqs[i]);
         }
@@ -441,6 +512,9 @@ static int request_start_one(ca_request_t *req)
     ca_sched_t *s = req->sched;
     int rc;
 
+    if (OPAL_UNLIKELY(s->trace.traced)) {
+        mca_coll_cloudaware_trace_call_start(&s->trace, s->comm);
+    }
     req->super.super.req_state = OMPI_REQUEST_ACTIVE;
     req->super.super.req_complete = REQUEST_PENDING;
     req->super.super.req_status.MPI_ERROR = OMPI_SUCCESS;

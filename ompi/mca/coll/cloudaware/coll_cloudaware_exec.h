@@ -28,6 +28,8 @@
 #include "ompi/op/op.h"
 #include "ompi/request/request.h"
 
+#include "coll_cloudaware_trace.h"
+
 BEGIN_C_DECLS
 
 typedef enum { CA_OP_SEND = 0, CA_OP_RECV, CA_OP_COPY, CA_OP_REDUCE } ca_op_kind_t;
@@ -52,6 +54,7 @@ static inline ca_addr_t ca_off(ca_addr_t a, ptrdiff_t bytes)
 
 typedef struct {
     uint8_t kind;          /* ca_op_kind_t */
+    uint8_t level;         /* the plan step's level (tracing only) */
     bool local;            /* SEND/RECV on the intercommunicator's local group (c_local_comm) */
     int peer;              /* SEND/RECV */
     ca_addr_t buf;         /* SEND/RECV: the data; COPY/REDUCE: the destination */
@@ -74,6 +77,10 @@ typedef struct ca_sched_t {
     char *tmpbuf;
     int tag;               /* reserved when the schedule is bound to a run or a request */
     int error;             /* first building error (allocation): reported by the runners */
+    uint8_t level;         /* level of the operations added next (a plan's steps; tracing) */
+    mca_coll_cloudaware_trace_call_t trace;   /* traced: what the call runs (trace.h) */
+    double *trace_post;    /* traced: post time of each request of the current round */
+    int *trace_op;         /* traced: the operation of each request of the current round */
 } ca_sched_t;
 
 /* ---- building -------------------------------------------------------------------------------- */

@@ -14,6 +14,7 @@
 #include "coll_cloudaware_sched.h"
 #include "coll_cloudaware_select.h"
 #include "coll_cloudaware_store.h"
+#include "coll_cloudaware_trace.h"
 
 #include "ompi/constants.h"
 #include "ompi/communicator/communicator.h"
@@ -45,6 +46,7 @@ static void cloudaware_module_destruct(mca_coll_cloudaware_module_t *m)
     CLOUDAWARE_FOREACH_COLL(CLOUDAWARE_RELEASE)
 #undef CLOUDAWARE_RELEASE_FORM
 #undef CLOUDAWARE_RELEASE
+    mca_coll_cloudaware_trace_comm_gone(m);
     mca_coll_cloudaware_plancache_free(m);
     mca_coll_cloudaware_netview_free(m->net);
     m->net = NULL;

@@ -118,6 +118,7 @@ int mca_coll_cloudaware_plan_to_sched(ca_sched_t *s, cacore_coll_t coll,
         lo = elem_lo(st->first_block, nblocks, D);
         n = elem_lo(st->first_block + st->nblocks, nblocks, D) - lo;
         dst = ca_off(base[st->buf], (ptrdiff_t) lo * ext);
+        s->level = st->level;   /* tracing reports each step's level */
         switch (st->kind) {
         case CACORE_STEP_SEND:
             ca_sched_send(s, dst, n, dtype, st->peer, false);

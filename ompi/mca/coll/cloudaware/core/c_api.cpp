@@ -17,6 +17,7 @@
 #include "planner.hpp"
 #include "rules.hpp"
 #include "simulate.hpp"
+#include "trace_analysis.hpp"
 #include "trial.hpp"
 #include "file_text.hpp"
 
@@ -1071,3 +1072,34 @@ void cacore_trial_book_name(uint64_t key, char name[CACORE_CACHE_NAME_MAX])
 void cacore_trial_book_free(cacore_trial_book_t *b) { delete b; }
 
 }  // extern "C"
+
+/* ---- traces ---- */
+
+cacore_status_t cacore_trace_hints(const char *dir, const char *job, char **text, char *err,
+                                   size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (dir == nullptr || job == nullptr || text == nullptr) {
+            cacore::fail_arg("cacore_trace_hints: NULL argument");
+        }
+        *text = nullptr;
+        const cacore::TraceRun run = cacore::read_trace_dir(dir, job);
+        std::unique_ptr<cacore::Matrix> m;
+        for (const auto &r : run.ranks) {
+            if (!r.matrix.empty() && m == nullptr) {
+                try {
+                    m = std::make_unique<cacore::Matrix>(cacore::read_matrix_file(r.matrix));
+                } catch (const cacore::Error &) {
+                    break;   /* the hints then compare links with each other */
+                }
+            }
+        }
+        const std::string s = cacore::format_trace_hints(cacore::analyse_trace(run, m.get()));
+        char *buf = static_cast<char *>(std::malloc(s.size() + 1));
+        if (buf == nullptr) {
+            throw std::bad_alloc();
+        }
+        std::memcpy(buf, s.c_str(), s.size() + 1);
+        *text = buf;
+    });
+}

@@ -569,6 +569,13 @@ typedef struct {
 cacore_calib_summary_t cacore_calib_summarize(int n, const double *latency_s,
                                               const double *bandwidth_Bps);
 
+/* ---- Traces (docs/trace-format.md, docs/monitoring.md) ------------------------------------
+ * The mitigation hints of a traced job: DIR/rank-*.trace of job `job` ("" = the only one),
+ * analysed (with the matrix a file names, when it can be read) into a few lines for the user,
+ * *text (malloc'd, caller frees). Any unreadable or corrupt file: an error naming it. */
+cacore_status_t cacore_trace_hints(const char *dir, const char *job, char **text, char *err,
+                                   size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif
