@@ -2,7 +2,8 @@
  * Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * test_drift.c - the drift policy (docs/drift.md): the first batch sets the baseline, a call
+ * test_drift.c - the drift policy (docs/drift.md): the first batch warms up, the second sets the
+ * baseline, a call
  * drifts when it differs from it by more than the threshold (either way), a full streak of
  * drifting calls asks for a recalibration unless the last one is too recent (then it waits,
  * keeping the streak), a calm call breaks a streak, threshold 0 turns it off; and the node pairs
@@ -22,15 +23,25 @@ static cacore_drift_verdict_t feed(cacore_drift_t *d, const cacore_drift_params_
     return v;
 }
 
+/* A fresh state past its warm-up batch (whatever its times: they are not compared). */
+static void warm(cacore_drift_t *d, const cacore_drift_params_t *p)
+{
+    const double slow[] = { 50.0, 40.0, 30.0 };
+
+    cacore_drift_init(d);
+    ck_assert_int_eq(feed(d, p, slow, NEVER), CACORE_DRIFT_WARMUP);
+    ck_assert(d->baseline_s == 0.0);
+}
+
 START_TEST(baseline_then_steady)
 {
     cacore_drift_t d;
-    /* 9 ms is a slow first call (connections set up): the median, 2.1 ms, is the baseline. */
+    /* 9 ms is a slow call: the median, 2.1 ms, is the baseline. */
     const double first[] = { 9e-3, 2e-3, 2.1e-3 };
     /* Within 20 % of 2.1 ms, both ways: steady. */
     const double calm[] = { 2.3e-3, 1.7e-3, 2.39e-3 };
 
-    cacore_drift_init(&d);
+    warm(&d, &defaults);
     ck_assert_int_eq(feed(&d, &defaults, first, NEVER), CACORE_DRIFT_BASELINE);
     ck_assert(d.baseline_s == 2.1e-3);
     ck_assert_int_eq(feed(&d, &defaults, calm, NEVER), CACORE_DRIFT_STEADY);
@@ -47,8 +58,8 @@ START_TEST(streak_across_batches_triggers_once)
     const double change[] = { 1.1, 5.0, 5.2 };
     const double slow[] = { 5.1, 4.9, 5.0 };
 
-    cacore_drift_init(&d);
-    feed(&d, &defaults, base, NEVER);
+    warm(&d, &defaults);
+    ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
     ck_assert_int_eq(feed(&d, &defaults, change, NEVER), CACORE_DRIFT_DRIFTING);
     ck_assert_int_eq(d.streak, 2);
     ck_assert_int_eq(feed(&d, &defaults, slow, NEVER), CACORE_DRIFT_RECALIBRATE);
@@ -63,8 +74,8 @@ START_TEST(faster_drifts_too)
     const double base[] = { 1.0, 1.0, 1.0 };
     const double fast[] = { 0.5, 0.5, 0.79 };   /* 0.79: 21 % faster is beyond 20 % */
 
-    cacore_drift_init(&d);
-    feed(&d, &defaults, base, NEVER);
+    warm(&d, &defaults);
+    ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
     ck_assert_int_eq(feed(&d, &defaults, fast, NEVER), CACORE_DRIFT_RECALIBRATE);
 }
 END_TEST
@@ -76,8 +87,8 @@ START_TEST(calm_call_breaks_the_streak)
     const double spiky[] = { 3.0, 3.0, 1.1 };   /* two slow calls, then a normal one */
     const double spiky2[] = { 3.0, 1.0, 3.0 };
 
-    cacore_drift_init(&d);
-    feed(&d, &defaults, base, NEVER);
+    warm(&d, &defaults);
+    ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
     ck_assert_int_eq(feed(&d, &defaults, spiky, NEVER), CACORE_DRIFT_STEADY);
     ck_assert_int_eq(feed(&d, &defaults, spiky2, NEVER), CACORE_DRIFT_DRIFTING);
     ck_assert_int_eq(d.streak, 1);
@@ -90,8 +101,8 @@ START_TEST(interval_holds_then_allows)
     const double base[] = { 1.0, 1.0, 1.0 };
     const double slow[] = { 2.0, 2.0, 2.0 };
 
-    cacore_drift_init(&d);
-    feed(&d, &defaults, base, NEVER);
+    warm(&d, &defaults);
+    ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
     /* 10 s after the last recalibration, 60 s interval: held, the streak kept full. */
     ck_assert_int_eq(feed(&d, &defaults, slow, 10.0), CACORE_DRIFT_HELD);
     ck_assert_int_eq(d.streak, 3);

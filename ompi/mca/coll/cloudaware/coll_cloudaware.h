@@ -97,6 +97,10 @@ typedef struct mca_coll_cloudaware_component_t {
     int trial_calls;             /* blocking calls per variant; 0 = no trials */
     double trial_margin;         /* the plan keeps a class only when this much faster */
     int previous_model;          /* cacore_prev_t, or CLOUDAWARE_PREVIOUS_AUTO */
+    /* drift detection and recalibration (coll_cloudaware_drift.c, docs/drift.md) */
+    double recalibrate_threshold;   /* relative change from a plan's baseline; 0 = off */
+    int recalibrate_calls;          /* drifting calls in a row that trigger; also the batch */
+    double recalibrate_interval;    /* seconds: at most one recalibration per communicator */
 
     int output;   /* opal_output stream */
 } mca_coll_cloudaware_component_t;
@@ -127,6 +131,10 @@ typedef struct mca_coll_cloudaware_module_t {
     struct mca_coll_cloudaware_plancache_t *plancache;   /* coll_cloudaware_select.c */
     struct mca_coll_cloudaware_trial_t *trial_now;   /* the trial whose call runs now (trial.c) */
     int trial_depth;               /* blocking calls running (nested: previous modules call ours) */
+    struct mca_coll_cloudaware_drift_t *drift_now;   /* the timed plan call running now (drift.c) */
+    unsigned char *drift_pairs;    /* node pairs to measure again at the next collective, or NULL */
+    double drift_last;             /* when this communicator last tried to recalibrate; 0 never */
+    char drift_why[256];           /* what triggered the pending recalibration (its message) */
 } mca_coll_cloudaware_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_cloudaware_module_t);

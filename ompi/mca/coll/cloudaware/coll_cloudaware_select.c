@@ -13,6 +13,7 @@
 
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
+#include "coll_cloudaware_drift.h"
 #include "coll_cloudaware_rules.h"
 #include "coll_cloudaware_select.h"
 #include "coll_cloudaware_trial.h"
@@ -31,6 +32,7 @@ typedef struct {
     cacore_plan_t *plan;  /* NULL: the previous module serves this class */
     cacore_plan_t *spare; /* the plan the model did not choose (the live trial tries it) */
     mca_coll_cloudaware_trial_t trial;   /* coll_cloudaware_trial.c */
+    mca_coll_cloudaware_drift_t drift;   /* coll_cloudaware_drift.c */
     uint64_t stamp;
 } plancache_entry_t;
 
@@ -187,6 +189,9 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
     if (!m->plans || 0 == call->bytes || 0 == call->count) {
         return NULL;
     }
+    if (NULL != m->drift_pairs) {   /* drift hook: a recalibration is due (drift.c) */
+        (void) mca_coll_cloudaware_drift_recalibrate(m, comm);
+    }
     matrix = mca_coll_cloudaware_comm_matrix(m, comm);   /* NULL on every rank or on none */
     if (NULL == matrix) {
         return NULL;
@@ -222,6 +227,7 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
                      &by_model);
     mca_coll_cloudaware_trial_init(&e->trial, call->coll, call->root, bclass, cclass, &e->plan,
                                    &e->spare, by_model);
+    mca_coll_cloudaware_drift_init(&e->drift, call->coll, call->root, bclass);
     e->used = true;
     e->coll = call->coll;
     e->root = call->root;
@@ -238,5 +244,51 @@ found:
     if (NULL != plan && !call->commutative && !cacore_plan_preserves_order(plan)) {
         return NULL;   /* a non-commutative op needs rank order, which this plan does not keep */
     }
+    if (call->blocking && NULL != plan) {   /* drift hook: this call may be timed */
+        mca_coll_cloudaware_drift_start(m, &e->drift, plan);
+    }
     return plan;
+}
+
+void mca_coll_cloudaware_plancache_replan(mca_coll_cloudaware_module_t *m, char *said,
+                                          size_t len)
+{
+    const cacore_matrix_t *matrix = m->net->matrix;
+    size_t used = 0;
+
+    said[0] = '\0';
+    if (NULL == m->plancache) {
+        return;
+    }
+    for (int i = 0; i < CLOUDAWARE_PLANCACHE_SIZE; i++) {
+        plancache_entry_t *e = &m->plancache->entries[i];
+        mca_coll_cloudaware_call_t call = { .coll = e->coll, .root = e->root,
+                                            .commutative = e->commutative };
+        char was[160];
+        bool by_model = false;
+
+        if (!e->used) {
+            continue;
+        }
+        snprintf(was, sizeof(was), "%s",
+                 NULL != e->plan ? cacore_plan_describe(e->plan) : "the previous module");
+        cacore_plan_free(e->plan);
+        cacore_plan_free(e->spare);
+        e->spare = NULL;
+        e->plan = decide(m, matrix, &call, (size_t) 1 << e->bytes_class,
+                         (size_t) 1 << e->count_class, &e->spare, &by_model);
+        mca_coll_cloudaware_trial_init(&e->trial, e->coll, e->root, e->bytes_class,
+                                       e->count_class, &e->plan, &e->spare, by_model);
+        mca_coll_cloudaware_drift_init(&e->drift, e->coll, e->root, e->bytes_class);
+        if (used < len) {
+            const char *now = NULL != e->plan ? cacore_plan_describe(e->plan)
+                                              : "the previous module";
+            bool same = (0 == strcmp(now, was));
+            used += (size_t) snprintf(said + used, len - used, "%s%s of %zu bytes: %s%s%s%s",
+                                      0 == used ? "" : "; ", cacore_coll_name(e->coll),
+                                      (size_t) 1 << e->bytes_class, now,
+                                      same ? " (unchanged)" : " (was ", same ? "" : was,
+                                      same ? "" : ")");
+        }
+    }
 }

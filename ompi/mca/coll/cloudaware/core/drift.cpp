@@ -56,8 +56,13 @@ cacore_drift_verdict_t drift_observe(cacore_drift_t &d, const cacore_drift_param
     if (!drift_enabled(p)) {
         return CACORE_DRIFT_STEADY;
     }
-    // The first batch is the baseline: the median, so that one slow call (a connection set up,
-    // a page fault) does not set it. A baseline of 0 (a clock too coarse) cannot be compared with.
+    // The first batch warms up (connections set up, pages touched: often several times slower
+    // than what follows); the second is the baseline, its median, so that one slow call does
+    // not set it. A baseline of 0 (a clock too coarse) cannot be compared with: it is taken again.
+    if (!d.warm) {
+        d.warm = 1;
+        return CACORE_DRIFT_WARMUP;
+    }
     if (!(d.baseline_s > 0.0)) {
         d.baseline_s = d.last_s;
         d.streak = 0;
