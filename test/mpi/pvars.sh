@@ -4,10 +4,15 @@
 # The MPI_T performance variables (docs/parameters.md, "Performance variables"), read through
 # MPI_T_pvar_* by pvars_check on 4 ranks on 4 pretend nodes: on every rank, calls as plans +
 # calls to the previous module = the calls made, one calibration, no recalibration with drift
-# detection off; rank 0's trial counters = the trials rank 0 reported. About 5 s alone.
+# detection off; rank 0's trial counters = the trials rank 0 reported; with a rules file that
+# runs every bcast as a plan, bcast's plan counter = the calls made, no trial counted. About 5 s
+# alone.
 . "${TEST_SRCDIR:-.}/mpitest.sh" || exit 99
 
 prog="$TEST_BUILDDIR/pvars_check"
+work=$(mktemp -d "${TMPDIR:-/tmp}/cloudaware-pvars.XXXXXX")
+trap 'rm -rf "$TEST_LOG" "$work"' EXIT
+printf 'cloudaware-rules 2\nbcast 1 0 cool node=binomial group=binomial top=binomial\nend\n' >"$work/rules"
 base=(--mca coll cloudaware,basic --mca coll_cloudaware_test_fake_nodes 4
       --mca coll_cloudaware_calibrate_bandwidth_bytes 4096 --mca coll_cloudaware_min_gain 0)
 
@@ -27,9 +32,9 @@ reported=$(grep -F "$pid coll:cloudaware: trial of " "$TEST_LOG" | grep -c "outc
     || fail "rank 0's trial counters add up to $trials, it reported $reported trials"
 echo "ok: bcast $(value bcast_plan_calls) as plans + $(value bcast_previous_calls) previous = 20; $trials trials"
 
-echo "--- 2. no trials: every call is the model's choice, counted as such"
-ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_trial_calls 0 --mca coll_cloudaware_recalibrate_threshold 0 \
-    "$prog" 7 5 1024 0 >/dev/null || fail "pvars_check failed (no trials)"
+echo "--- 2. a rules file runs every bcast as a plan (no trial): counted as such"
+ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_rules_file "$work/rules" --mca coll_cloudaware_trial_calls 0 \
+    --mca coll_cloudaware_recalibrate_threshold 0 "$prog" 7 5 1024 0 >/dev/null || fail "pvars_check failed (no trials)"
 expect_in_log "pvars_check: 4 ranks: 0 failures"
 [ "$(value bcast_plan_calls)" = 7 ] || fail "expected all 7 bcasts as plans, saw $(value bcast_plan_calls)"
 [ "$(value trials_plan)$(value trials_previous)$(value trials_stored)$(value trials_failed)" = 0000 ] \
