@@ -865,10 +865,10 @@ static void step_apply(calib_t *x, const verdict_t *v)
         ompi_mpi_abort(x->comm, 1);
         return;
     }
-    /* Node properties only when every node has them (the model needs all or none); the values
-     * passed rank 0's range checks, so this fails only for want of memory: the same abort. */
     cacore_matrix_free(x->net->matrix);   /* a recalibration's earlier matrix */
     x->net->matrix = fresh;
+    /* Node properties only when every node has them (the model needs all or none); the values
+     * passed rank 0's range checks, so this fails only for want of memory: the same abort. */
     if (all_props
         && CACORE_OK != cacore_matrix_set_node_props(x->net->matrix, x->P, err, sizeof(err))) {
         opal_output(0, "coll:cloudaware: error: calibration of %s: %s after every rank agreed "
