@@ -67,6 +67,31 @@ tail -n 1 "$m" | grep -q "^end$" || fail "matrix $m: no 'end'"
 step "lab verify (every ordered pair within 15 % of its configured rate)"
 "$lab" verify --reps 2 || fail "lab verify"
 
+step "lab set-rate / set-uplink change the running lab's shaping (tc class change)"
+rate_kbit() {   # rate_kbit NETNS DEV CLASSID: the HTB class's rate in kbit/s (-1: none)
+    tc -n "$1" class show dev "$2" classid "$3" | python3 -c '
+import re, sys
+m = re.search(r" rate ([0-9.]+)([KMG]?)bit", sys.stdin.read())
+print(int(float(m.group(1)) * {"": 1e-3, "K": 1, "M": 1e3, "G": 1e6}[m.group(2)]) if m else -1)'
+}
+near() {   # near VALUE LOW HIGH
+    [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
+}
+before=$(rate_kbit calab9-h3 eth0 1:102)
+"$lab" set-rate calab9-h0 1 6mbit || fail "lab set-rate calab9-h0 1 6mbit"
+# goodput 6 Mbit/s is shaped as its wire rate (x1514/1448, labtopo.WIRE_FACTOR): 6273 kbit/s
+near "$(rate_kbit calab9-h0 eth0 1:101)" 6200 6350 || fail "h0 -> h1 not shaped to 6 Mbit/s"
+near "$(rate_kbit calab9-h1 eth0 1:100)" 6200 6350 || fail "h1 -> h0 not shaped to 6 Mbit/s"
+"$lab" set-rate --one-way 2 3 3mbit || fail "lab set-rate --one-way 2 3 3mbit"
+near "$(rate_kbit calab9-h2 eth0 1:103)" 3100 3175 || fail "h2 -> h3 not shaped to 3 Mbit/s"
+[ "$(rate_kbit calab9-h3 eth0 1:102)" = "$before" ] || fail "--one-way changed h3 -> h2 too"
+"$lab" set-uplink left 10mbit out || fail "lab set-uplink left 10mbit out"
+near "$(rate_kbit calab9-r0 uplink 1:10)" 10400 10500 || fail "rack left's uplink not 10 Mbit/s"
+if "$lab" set-rate 1 1 5mbit 2>/dev/null; then fail "set-rate accepted a host with itself"; fi
+if "$lab" set-rate 0 9 5mbit 2>/dev/null; then fail "set-rate accepted a host that does not exist"; fi
+if "$lab" set-uplink left 5mbit sideways 2>/dev/null; then fail "set-uplink accepted a bad direction"; fi
+[ "$("$lab" status | grep -c "changed since up")" = 3 ] || fail "lab status does not list the 3 changes"
+
 step "lab down removes everything, and is idempotent"
 "$lab" down || fail "lab down"
 left=$(ip netns list | grep -c '^calab9-' || true)

@@ -11,6 +11,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_mca_base_component_path="$COMPONENT_DIR:$OMPI_PKGLIBDIR"
 # Lab-independent runs stay on loopback and shared memory.
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+# Drift detection off unless a test turns it on (--mca overrides this): on one loaded machine a
+# call's time changes with the load, not with a network, and recalibrations would add measurements
+# the tests count (test/mpi/drift.sh turns it on on purpose).
+export OMPI_MCA_coll_cloudaware_recalibrate_threshold=0
 export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
 # Open MPI 5 launches through PRRTE, which spells the launcher's settings its own way.
 export PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe PRTE_MCA_hwloc_default_binding_policy=none

@@ -99,6 +99,10 @@ typedef struct mca_coll_cloudaware_component_t {
     double trial_spread;         /* the second plan is tried when predicted within this factor */
     int previous_model;          /* cacore_prev_t, or CLOUDAWARE_PREVIOUS_AUTO */
     char *trace_dir;             /* per-call traces (coll_cloudaware_trace.c); NULL/"" = off */
+    /* drift detection and recalibration (coll_cloudaware_drift.c, docs/drift.md) */
+    double recalibrate_threshold;   /* relative change from a plan's baseline; 0 = off */
+    int recalibrate_calls;          /* drifting calls in a row that trigger; also the batch */
+    double recalibrate_interval;    /* seconds: at most one recalibration per communicator */
 
     int output;   /* opal_output stream */
 } mca_coll_cloudaware_component_t;
@@ -129,6 +133,10 @@ typedef struct mca_coll_cloudaware_module_t {
     struct mca_coll_cloudaware_plancache_t *plancache;   /* coll_cloudaware_select.c */
     struct mca_coll_cloudaware_trial_t *trial_now;   /* the trial whose call runs now (trial.c) */
     int trial_depth;               /* blocking calls running (nested: previous modules call ours) */
+    struct mca_coll_cloudaware_drift_t *drift_now;   /* the timed plan call running now (drift.c) */
+    unsigned char *drift_pairs;    /* node pairs to measure again at the next collective, or NULL */
+    double drift_last;             /* when this communicator last tried to recalibrate; 0 never */
+    char drift_why[256];           /* what triggered the pending recalibration (its message) */
 } mca_coll_cloudaware_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_cloudaware_module_t);

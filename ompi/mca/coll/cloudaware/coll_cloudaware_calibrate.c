@@ -40,6 +40,7 @@
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_store.h"
 #include "coll_cloudaware_exchange.h"
+#include "coll_cloudaware_pvars.h"
 #include "coll_cloudaware_tournament.h"
 #include "coll_cloudaware_rules.h"
 
@@ -133,6 +134,7 @@ typedef struct {
     verdict_t *sent;            /* rank 0: the verdict sent (x->verdict, or a smaller one) */
     verdict_t received;         /* the others: a verdict without matrix */
     mca_coll_cloudaware_pending_t sends;   /* the report, or rank 0's verdicts */
+    mca_coll_cloudaware_recal_t *again;    /* a recalibration (drift), or NULL */
 } calib_t;
 
 /* Used when even a few hundred bytes cannot be allocated (then only to say so). Sends read
@@ -274,7 +276,12 @@ static void root_view(calib_t *x)
     have = mca_coll_cloudaware_store_lookup(n, map->hosts, x->L, x->B, x->known, x->P,
                                             x->pknown);
     snprintf(h->source, sizeof(h->source), "this process's store");
-    if (have < all) {
+    if (NULL != x->again) {
+        /* A recalibration measures its pairs again, whatever the store or the cache know. */
+        for (size_t i = 0; i < (size_t) n * (size_t) n; i++) {
+            x->known[i] = x->known[i] && !x->again->pairs[i];
+        }
+    } else if (have < all) {
         if (mca_coll_cloudaware_cache_load(n, map->hosts, map->key, x->L, x->B, x->known, x->P,
                                            why, sizeof(why))) {
             have = all;
@@ -396,9 +403,11 @@ static void step_start(calib_t *x)
         h->epoch = x->epoch;
         rootlen = (NULL != x->start_msg) ? x->start_len : sizeof(fallback);
         x->start = mca_coll_cloudaware_now();   /* before anyone else's start */
-        (void) mca_coll_cloudaware_exchange_start(x->comm, h, x->start_len, rootlen, &x->how);
+        (void) mca_coll_cloudaware_exchange_start(x->comm, h, x->start_len, rootlen,
+                                                  NULL != x->again, &x->how);
     } else {
-        rc = mca_coll_cloudaware_exchange_start(x->comm, x->start_msg, x->start_len, 0, &x->how);
+        rc = mca_coll_cloudaware_exchange_start(x->comm, x->start_msg, x->start_len, 0,
+                                                NULL != x->again, &x->how);
         x->start = mca_coll_cloudaware_now();
         if (NULL != x->start_msg
             && (OMPI_SUCCESS != rc || START_MAGIC != x->h->magic || x->h->n != x->n
@@ -804,6 +813,14 @@ static void step_apply(calib_t *x, const verdict_t *v)
                         "(budget %g s + slack %g s)", x->comm->c_name, x->map->my_rank,
                         (NULL != v && VERDICT_READY == v->verdict) ? "READY" : "FAIL",
                         mca_coll_cloudaware_now() - x->start, c->calib_budget, c->calib_slack);
+    if (NULL != x->again && (NULL == v || VERDICT_READY != v->verdict)) {
+        /* A failed recalibration changes nothing: the matrix and the plans stay. */
+        snprintf(x->again->why, sizeof(x->again->why), "%s",
+                 NULL != v ? v->cause
+                 : 0 != x->local ? cacore_fail_point_cause(x->local)
+                                 : "no verdict from rank 0 within the time budget");
+        return;
+    }
     if (NULL == v) {
         record_failure(x, 0 != x->local ? cacore_fail_point_cause(x->local)
                                         : "no verdict from rank 0 within the time budget",
@@ -831,6 +848,7 @@ static void step_apply(calib_t *x, const verdict_t *v)
         }
     }
     bool all_props = true;
+    cacore_matrix_t *fresh = NULL;
     for (int i = 0; i < n; i++) {
         all_props = all_props && x->pknown[i];
     }
@@ -839,7 +857,7 @@ static void step_apply(calib_t *x, const verdict_t *v)
         x->B[i * n + i] = 0.0;
     }
     if (CACORE_OK != cacore_matrix_create(n, (const char *const *) x->map->hosts, x->L, x->B,
-                                          &x->net->matrix, err, sizeof(err))) {
+                                          &fresh, err, sizeof(err))) {
         /* The values passed rank 0's checks, so this is out of memory after the agreed
          * verdict: falling back alone would run other algorithms than the other ranks. */
         opal_output(0, "coll:cloudaware: error: calibration of %s: %s after every rank agreed "
@@ -847,6 +865,8 @@ static void step_apply(calib_t *x, const verdict_t *v)
         ompi_mpi_abort(x->comm, 1);
         return;
     }
+    cacore_matrix_free(x->net->matrix);   /* a recalibration's earlier matrix */
+    x->net->matrix = fresh;
     /* Node properties only when every node has them (the model needs all or none); the values
      * passed rank 0's range checks, so this fails only for want of memory: the same abort. */
     if (all_props
@@ -858,6 +878,10 @@ static void step_apply(calib_t *x, const verdict_t *v)
         return;
     }
     x->net->state = CLOUDAWARE_NET_READY;
+    if (NULL != x->again) {
+        x->again->ok = true;
+        x->again->measured = x->measured;
+    }
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: calibration of %s on rank %d: agreed matrix %016llx %s",
                         x->comm->c_name, x->map->my_rank,
@@ -878,12 +902,14 @@ static void step_apply(calib_t *x, const verdict_t *v)
     }
 }
 
-static int calibrate(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm)
+static int calibrate(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm,
+                     mca_coll_cloudaware_recal_t *again)
 {
     calib_t x;
     const verdict_t *v;
 
     memset(&x, 0, sizeof(x));
+    x.again = again;
     x.comm = comm;
     x.net = m->net;
     x.map = m->net->map;
@@ -920,6 +946,7 @@ static int calibrate(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t
     free(x.todo);
     free(x.node_todo);
     free(x.start_msg);
+    mca_coll_cloudaware_pvars_calibration(NULL != again, mca_coll_cloudaware_now() - x.entered);
     return OMPI_SUCCESS;
 }
 
@@ -939,7 +966,7 @@ int mca_coll_cloudaware_calibrate_enable(mca_coll_cloudaware_module_t *m,
     }
     if (CLOUDAWARE_CALIBRATE_EAGER == mca_coll_cloudaware_component.calibrate_mode
         && CLOUDAWARE_NET_PENDING == m->net->state) {
-        return calibrate(m, comm);
+        return calibrate(m, comm, NULL);
     }
     return OMPI_SUCCESS;
 }
@@ -954,9 +981,25 @@ const cacore_matrix_t *mca_coll_cloudaware_comm_matrix(mca_coll_cloudaware_modul
         }
     }
     if (CLOUDAWARE_NET_PENDING == m->net->state) {
-        (void) calibrate(m, comm);
+        (void) calibrate(m, comm, NULL);
     }
     return CLOUDAWARE_NET_READY == m->net->state ? m->net->matrix : NULL;
+}
+
+bool mca_coll_cloudaware_recalibrate(mca_coll_cloudaware_module_t *m,
+                                     struct ompi_communicator_t *comm,
+                                     mca_coll_cloudaware_recal_t *again)
+{
+    again->ok = false;
+    again->measured = 0;
+    again->why[0] = '\0';
+    /* The state is agreed (READY on every rank or on none). */
+    if (NULL == m->net || CLOUDAWARE_NET_READY != m->net->state) {
+        snprintf(again->why, sizeof(again->why), "the communicator has no matrix");
+        return false;
+    }
+    (void) calibrate(m, comm, again);
+    return again->ok;
 }
 
 void mca_coll_cloudaware_calibrate_finalize(void)

@@ -61,6 +61,21 @@ int mca_coll_cloudaware_calibrate_enable(mca_coll_cloudaware_module_t *m,
 const cacore_matrix_t *mca_coll_cloudaware_comm_matrix(mca_coll_cloudaware_module_t *m,
                                                        struct ompi_communicator_t *comm);
 void mca_coll_cloudaware_netview_free(mca_coll_cloudaware_netview_t *net);
+/* A recalibration (coll_cloudaware_drift.c): the calibration protocol again over a READY
+ * communicator, measuring pairs[i * nnodes + j] (symmetric, in node-map order) whatever the
+ * store and the cache know (start message over the PML). On READY the communicator's matrix,
+ * the process store and the cache entry take the new values and ok is set; on failure nothing
+ * changes (not even the failed node sets: the communicator keeps its matrix) and why says why.
+ * Like a calibration, the verdict is rank 0's, so ok is the same on every rank. */
+typedef struct {
+    const unsigned char *pairs;
+    bool ok;
+    size_t measured;      /* unordered pairs measured */
+    char why[256];
+} mca_coll_cloudaware_recal_t;
+bool mca_coll_cloudaware_recalibrate(mca_coll_cloudaware_module_t *m,
+                                     struct ompi_communicator_t *comm,
+                                     mca_coll_cloudaware_recal_t *again);
 /* Process-wide counters (tests read them from the verbose output at finalize). */
 typedef struct {
     int measurements;     /* calibrations that measured something */

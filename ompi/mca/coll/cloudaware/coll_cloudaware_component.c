@@ -11,6 +11,7 @@
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_exec.h"
 #include "coll_cloudaware_nodes.h"
+#include "coll_cloudaware_pvars.h"
 #include "coll_cloudaware_rules.h"
 #include "coll_cloudaware_store.h"
 #include "coll_cloudaware_trace.h"
@@ -87,6 +88,10 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .trial_spread = 2.0,
     .previous_model = CLOUDAWARE_PREVIOUS_AUTO,
     .trace_dir = NULL,
+    /* docs/drift.md says why */
+    .recalibrate_threshold = 0.2,
+    .recalibrate_calls = 3,
+    .recalibrate_interval = 60.0,
     .output = -1,
 };
 
@@ -349,6 +354,23 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                     "as a third variant when predicted at most this many times the best plan's "
                     "time (default 2; below 1 = never: plan against previous module only). Must "
                     "be the same on every rank.", OPAL_INFO_LVL_4, &c->trial_spread);
+    register_double("recalibrate_threshold",
+                    "Drift detection: a blocking call run as a plan drifts when its time (slowest "
+                    "rank) differs from the plan's baseline (the median of its first "
+                    "coll_cloudaware_recalibrate_calls timed calls) by more than this fraction, "
+                    "either way (default 0.2, as CMPI; 0 = no drift detection, no extra "
+                    "messages). Must be the same on every rank.",
+                    OPAL_INFO_LVL_4, &c->recalibrate_threshold);
+    register_int("recalibrate_calls",
+                 "Drift detection: this many drifting calls in a row recalibrate the node pairs "
+                 "the plan uses, at the next collective on the communicator; also the number of "
+                 "calls whose times the ranks agree on at once (one allreduce of calls + 1 "
+                 "doubles per this many calls; default 3, 1 to 16). Must be the same on every "
+                 "rank.", OPAL_INFO_LVL_4, &c->recalibrate_calls);
+    register_double("recalibrate_interval",
+                    "Drift detection: at least this many seconds between two recalibrations of "
+                    "a communicator (default 60; a drift seen sooner waits). Must be the same on "
+                    "every rank.", OPAL_INFO_LVL_4, &c->recalibrate_interval);
 }
 
 static int cloudaware_register(void)
@@ -390,6 +412,8 @@ static int cloudaware_register(void)
                     OPAL_INFO_LVL_3, &c->matrix_file);
     register_calibration(c);
     register_plan_choice(c);
+    /* Without its MPI_T variables (Open MPI refused one) the component works all the same. */
+    (void) mca_coll_cloudaware_pvars_register();
     return OMPI_SUCCESS;
 }
 
@@ -418,6 +442,20 @@ static int cloudaware_open(void)
                     "using %d", c->trial_calls, CLOUDAWARE_TRIAL_MAX_CALLS,
                     c->trial_calls < 0 ? 0 : CLOUDAWARE_TRIAL_MAX_CALLS);
         c->trial_calls = c->trial_calls < 0 ? 0 : CLOUDAWARE_TRIAL_MAX_CALLS;
+    }
+    {
+        cacore_drift_params_t p = { c->recalibrate_threshold, c->recalibrate_calls,
+                                    c->recalibrate_interval };
+        char err[256];
+        if (CACORE_OK != cacore_drift_check_params(&p, err, sizeof(err))) {
+            opal_output(0, "coll:cloudaware: coll_cloudaware_recalibrate_threshold=%g, "
+                        "_calls=%d, _interval=%g are invalid (%s); using 0.2, 3 and 60",
+                        c->recalibrate_threshold, c->recalibrate_calls,
+                        c->recalibrate_interval, err);
+            c->recalibrate_threshold = 0.2;
+            c->recalibrate_calls = 3;
+            c->recalibrate_interval = 60.0;
+        }
     }
     if (!(c->k > 1.0)) {
         opal_output(0, "coll:cloudaware: coll_cloudaware_k=%g is invalid (> 1); using 4", c->k);

@@ -14,7 +14,9 @@
 #include "ompi_config.h"
 
 #include "coll_cloudaware.h"
+#include "coll_cloudaware_drift.h"
 #include "coll_cloudaware_plan.h"
+#include "coll_cloudaware_pvars.h"
 #include "coll_cloudaware_select.h"
 #include "coll_cloudaware_trace.h"
 #include "coll_cloudaware_trial.h"
@@ -55,6 +57,9 @@ static const cacore_plan_t *choose(mca_coll_cloudaware_module_t *m,
 
     c.blocking = CA_RUN_BLOCKING == how;   /* live trial hook: only blocking calls are timed */
     plan = mca_coll_cloudaware_select(m, comm, &c);
+    if (m->trial_depth <= 1) {   /* a call of the application, not one nested in ours */
+        mca_coll_cloudaware_pvars_call(call->coll, NULL != plan);
+    }
 
     opal_output_verbose(CLOUDAWARE_VERBOSE_CALL, mca_coll_cloudaware_component.output,
                         "coll:cloudaware: %s%s%s of %zu bytes (root %d): %s", form_prefix[how],
@@ -146,7 +151,9 @@ static int previous_traced(mca_coll_cloudaware_module_t *m, struct ompi_communic
                                           m->previous.name##_init_module))
 
 /* The three entry points of one collective, all through name##_any(). A blocking call may be a
- * call of a live trial: trial_begin() and trial_end() bracket it (coll_cloudaware_trial.h). */
+ * call of a live trial: trial_begin() and trial_end() bracket it (coll_cloudaware_trial.h); a
+ * blocking call run as a plan may be timed for drift detection: drift_end() stops its clock
+ * (coll_cloudaware_drift.h). */
 #define ENTRY_POINTS(name, PARAMS, args)                                                        \
     int mca_coll_cloudaware_##name(PARAMS, struct ompi_communicator_t *comm,                    \
                                    mca_coll_base_module_t *module)                              \
@@ -156,6 +163,7 @@ static int previous_traced(mca_coll_cloudaware_module_t *m, struct ompi_communic
                                                                                                 \
         mca_coll_cloudaware_trial_begin(m);                                                     \
         rc = name##_any(args, comm, CA_RUN_BLOCKING, NULL, NULL, m);                            \
+        mca_coll_cloudaware_drift_end(m, comm);                                                 \
         mca_coll_cloudaware_trial_end(m, comm);                                                 \
         return rc;                                                                              \
     }                                                                                           \

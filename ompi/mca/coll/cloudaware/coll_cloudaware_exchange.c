@@ -203,10 +203,11 @@ static int pmix_start(struct ompi_communicator_t *comm, void *buf, size_t len, s
 }
 
 int mca_coll_cloudaware_exchange_start(struct ompi_communicator_t *comm, void *buf, size_t len,
-                                       size_t rootlen, const char **how)
+                                       size_t rootlen, bool again, const char **how)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    bool use_pmix = (CLOUDAWARE_EXCHANGE_PML != c->calib_exchange);
+    /* A recalibration would put the communicator's start key again (see below). */
+    bool use_pmix = (CLOUDAWARE_EXCHANGE_PML != c->calib_exchange) && !again;
     const char *why = NULL;
 
     /* Every test below gives the same answer on every rank of comm (same parameters, same

@@ -54,9 +54,11 @@ typedef struct {
 /* The start message: rank 0's buf[0..len) into every rank's buf[0..len); len is the same on
  * every rank (derived from the node count). Rank 0 may send fewer bytes (it could not build its
  * view): the others then return an error, as they do when receiving fails, and report it.
- * *how names the path taken ("PMIx" or "PML"). */
+ * *how names the path taken ("PMIx" or "PML"). again: not the communicator's first calibration
+ * (a recalibration, coll_cloudaware_drift.c): always the PML, since PMIx may answer a key put
+ * again from its cache. */
 int mca_coll_cloudaware_exchange_start(struct ompi_communicator_t *comm, void *buf, size_t len,
-                                       size_t rootlen, const char **how);
+                                       size_t rootlen, bool again, const char **how);
 
 /* One nonblocking receive of a message of at most cap bytes from `from`, with `tag` and `epoch`. */
 typedef struct {

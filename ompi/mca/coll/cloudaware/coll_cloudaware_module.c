@@ -7,6 +7,8 @@
  */
 #include "ompi_config.h"
 
+#include <stdlib.h>
+
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_exchange.h"
@@ -30,6 +32,10 @@ static void cloudaware_module_construct(mca_coll_cloudaware_module_t *m)
     m->plancache = NULL;
     m->trial_now = NULL;
     m->trial_depth = 0;
+    m->drift_now = NULL;
+    m->drift_pairs = NULL;
+    m->drift_last = 0.0;
+    m->drift_why[0] = '\0';
 }
 
 static void cloudaware_module_destruct(mca_coll_cloudaware_module_t *m)
@@ -48,6 +54,8 @@ static void cloudaware_module_destruct(mca_coll_cloudaware_module_t *m)
 #undef CLOUDAWARE_RELEASE
     mca_coll_cloudaware_trace_comm_gone(m);
     mca_coll_cloudaware_plancache_free(m);
+    free(m->drift_pairs);   /* a recalibration still pending (drift.c) */
+    m->drift_pairs = NULL;
     mca_coll_cloudaware_netview_free(m->net);
     m->net = NULL;
     /* The last calibration's messages are freed here at the latest: MPI_Finalize destroys the

@@ -13,6 +13,7 @@
 
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
+#include "coll_cloudaware_drift.h"
 #include "coll_cloudaware_rules.h"
 #include "coll_cloudaware_select.h"
 #include "coll_cloudaware_trial.h"
@@ -33,6 +34,7 @@ typedef struct {
     cacore_plan_t *best;        /* the model's best plan (whether it runs or not), or NULL */
     cacore_plan_t *alt;         /* its second plan, which the live trial tries too, or NULL */
     mca_coll_cloudaware_trial_t trial;   /* coll_cloudaware_trial.c */
+    mca_coll_cloudaware_drift_t drift;   /* coll_cloudaware_drift.c */
     uint64_t stamp;
 } plancache_entry_t;
 
@@ -173,6 +175,25 @@ static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matri
     return NULL == in.rule || CACORE_RULE_MODEL == in.rule->choice;
 }
 
+/* (Re)decides entry e for its class (e->bytes_class, e->count_class of call) with a fresh live
+ * trial and drift watch. Built for the class's lower bounds, so no plan cuts a message into more
+ * segments than the smallest count of its class has elements. */
+static void entry_decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matrix,
+                         const mca_coll_cloudaware_call_t *call, plancache_entry_t *e)
+{
+    bool by_model;
+
+    cacore_plan_free(e->best);
+    cacore_plan_free(e->alt);
+    e->best = e->alt = NULL;
+    e->run = NULL;
+    by_model = decide(m, matrix, call, (size_t) 1 << e->bytes_class,
+                      (size_t) 1 << e->count_class, e);
+    mca_coll_cloudaware_trial_init(&e->trial, call->coll, call->root, e->bytes_class,
+                                   e->count_class, &e->run, e->best, e->alt, by_model);
+    mca_coll_cloudaware_drift_init(&e->drift, call->coll, call->root, e->bytes_class);
+}
+
 const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
                                                 struct ompi_communicator_t *comm,
                                                 const mca_coll_cloudaware_call_t *call)
@@ -186,6 +207,9 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
 
     if (!m->plans || 0 == call->bytes || 0 == call->count) {
         return NULL;
+    }
+    if (NULL != m->drift_pairs) {   /* drift hook: a recalibration is due (drift.c) */
+        (void) mca_coll_cloudaware_drift_recalibrate(m, comm);
     }
     matrix = mca_coll_cloudaware_comm_matrix(m, comm);   /* NULL on every rank or on none */
     if (NULL == matrix) {
@@ -212,21 +236,13 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
             victim = e;
         }
     }
-    /* Built for the class's lower bounds, so no plan cuts a message into more segments than
-     * the smallest count of its class has elements. */
     e = victim;
-    cacore_plan_free(e->best);
-    cacore_plan_free(e->alt);
-    e->best = e->alt = NULL;
-    e->run = NULL;
-    by_model = decide(m, matrix, call, (size_t) 1 << bclass, (size_t) 1 << cclass, e);
-    mca_coll_cloudaware_trial_init(&e->trial, call->coll, call->root, bclass, cclass, &e->run,
-                                   e->best, e->alt, by_model);
+    e->bytes_class = bclass;
+    e->count_class = cclass;
+    entry_decide(m, matrix, call, e);
     e->used = true;
     e->coll = call->coll;
     e->root = call->root;
-    e->bytes_class = bclass;
-    e->count_class = cclass;
     e->commutative = call->commutative;
     e->stamp = ++pc->clock;
 
@@ -238,5 +254,43 @@ found:
     if (NULL != plan && !call->commutative && !cacore_plan_preserves_order(plan)) {
         return NULL;   /* a non-commutative op needs rank order, which this plan does not keep */
     }
+    if (call->blocking && NULL != plan) {   /* drift hook: this call may be timed */
+        mca_coll_cloudaware_drift_start(m, &e->drift, plan);
+    }
     return plan;
+}
+
+void mca_coll_cloudaware_plancache_replan(mca_coll_cloudaware_module_t *m, char *said,
+                                          size_t len)
+{
+    const cacore_matrix_t *matrix = m->net->matrix;
+    size_t used = 0;
+
+    said[0] = '\0';
+    if (NULL == m->plancache) {
+        return;
+    }
+    for (int i = 0; i < CLOUDAWARE_PLANCACHE_SIZE; i++) {
+        plancache_entry_t *e = &m->plancache->entries[i];
+        mca_coll_cloudaware_call_t call = { .coll = e->coll, .root = e->root,
+                                            .commutative = e->commutative };
+        char was[160];
+
+        if (!e->used) {
+            continue;
+        }
+        snprintf(was, sizeof(was), "%s",
+                 NULL != e->run ? cacore_plan_describe(e->run) : "the previous module");
+        entry_decide(m, matrix, &call, e);
+        if (used < len) {
+            const char *now = NULL != e->run ? cacore_plan_describe(e->run)
+                                             : "the previous module";
+            bool same = (0 == strcmp(now, was));
+            used += (size_t) snprintf(said + used, len - used, "%s%s of %zu bytes: %s%s%s%s",
+                                      0 == used ? "" : "; ", cacore_coll_name(e->coll),
+                                      (size_t) 1 << e->bytes_class, now,
+                                      same ? " (unchanged)" : " (was ", same ? "" : was,
+                                      same ? "" : ")");
+        }
+    }
 }

@@ -42,6 +42,12 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
 
 void mca_coll_cloudaware_plancache_free(mca_coll_cloudaware_module_t *m);
 
+/* After a recalibration (coll_cloudaware_drift.c): every cached class is decided again with the
+ * communicator's new matrix (its live trial and drift state start over); said[len] gets one
+ * phrase per class, "bcast of 1048576 bytes: NEW (was OLD)". */
+void mca_coll_cloudaware_plancache_replan(mca_coll_cloudaware_module_t *m, char *said,
+                                          size_t len);
+
 END_C_DECLS
 
 #endif /* MCA_COLL_CLOUDAWARE_SELECT_H */

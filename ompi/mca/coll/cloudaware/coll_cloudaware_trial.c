@@ -13,6 +13,7 @@
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_cache.h"
 #include "coll_cloudaware_calibrate.h"
+#include "coll_cloudaware_pvars.h"
 #include "coll_cloudaware_trial.h"
 
 #include "ompi/datatype/ompi_datatype.h"
@@ -178,6 +179,7 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
         return false;
     }
     apply(t, (cacore_trial_t) outcome);
+    mca_coll_cloudaware_pvars_trial(t->outcome, true);
     if (0 == ompi_comm_rank(comm)) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: stored "
@@ -277,6 +279,7 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
                             "coll:cloudaware: trial of %s: agreeing on the times failed (%d); "
                             "the cost model's choice stays", cacore_coll_name(t->coll), rc);
         apply(t, CACORE_TRIAL_UNKNOWN);
+        mca_coll_cloudaware_pvars_trial(CACORE_TRIAL_UNKNOWN, false);
         return;
     }
     if (CACORE_OK != cacore_trial_judge(agreed, n, v, c->trial_margin, &r, err, sizeof(err))) {
@@ -284,9 +287,11 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
                             "coll:cloudaware: trial of %s: %s; the cost model's choice stays",
                             cacore_coll_name(t->coll), err);
         apply(t, CACORE_TRIAL_UNKNOWN);
+        mca_coll_cloudaware_pvars_trial(CACORE_TRIAL_UNKNOWN, false);
         return;
     }
     apply(t, r.outcome);
+    mca_coll_cloudaware_pvars_trial(r.outcome, false);
     if (0 != ompi_comm_rank(comm)) {
         return;
     }

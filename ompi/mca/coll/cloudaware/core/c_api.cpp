@@ -7,6 +7,7 @@
 #include "cache_entry.hpp"
 #include "calibration_outcome.hpp"
 #include "decide.hpp"
+#include "drift.hpp"
 #include "error.hpp"
 #include "escape.hpp"
 #include "hierarchy.hpp"
@@ -1102,4 +1103,69 @@ cacore_status_t cacore_trace_hints(const char *dir, const char *job, char **text
         std::memcpy(buf, s.c_str(), s.size() + 1);
         *text = buf;
     });
+}
+/* ---- drift detection ---- */
+
+void cacore_drift_init(cacore_drift_t *d)
+{
+    if (d != nullptr) {
+        *d = cacore_drift_t{};
+    }
+}
+
+cacore_status_t cacore_drift_check_params(const cacore_drift_params_t *p, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (p == nullptr) {
+            cacore::fail_arg("cacore_drift_check_params: NULL argument");
+        }
+        cacore::drift_check_params(*p);
+    });
+}
+
+cacore_status_t cacore_drift_observe(cacore_drift_t *d, const cacore_drift_params_t *p,
+                                     const double *times, double since_last_s,
+                                     cacore_drift_verdict_t *out, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (d == nullptr || p == nullptr || times == nullptr || out == nullptr) {
+            cacore::fail_arg("cacore_drift_observe: NULL argument");
+        }
+        cacore::drift_check_params(*p);
+        const std::vector<double> t(times, times + p->calls);
+        cacore_drift_t next = *d;
+        *out = cacore::drift_observe(next, *p, t, since_last_s);
+        *d = next;
+    });
+}
+
+int cacore_plan_node_pairs(const cacore_plan_t *p, int nranks, const int *rank_node, int nnodes,
+                           unsigned char *pairs)
+{
+    if (p == nullptr || rank_node == nullptr || pairs == nullptr || nnodes < 1
+        || nranks != p->p.nranks) {
+        return -1;
+    }
+    for (int r = 0; r < nranks; r++) {
+        if (rank_node[r] < 0 || rank_node[r] >= nnodes) {
+            return -1;
+        }
+    }
+    std::memset(pairs, 0, static_cast<size_t>(nnodes) * static_cast<size_t>(nnodes));
+    int count = 0;
+    for (int r = 0; r < nranks; r++) {
+        for (const cacore_step_t &s : p->p.steps[r]) {
+            if ((s.kind != CACORE_STEP_SEND && s.kind != CACORE_STEP_RECV) || s.peer < 0
+                || s.peer >= nranks) {
+                continue;
+            }
+            const size_t a = static_cast<size_t>(rank_node[r]);
+            const size_t b = static_cast<size_t>(rank_node[s.peer]);
+            if (a != b && pairs[a * nnodes + b] == 0) {
+                pairs[a * nnodes + b] = pairs[b * nnodes + a] = 1;
+                count++;
+            }
+        }
+    }
+    return count;
 }

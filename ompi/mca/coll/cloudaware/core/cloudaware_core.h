@@ -481,6 +481,50 @@ cacore_status_t cacore_trial_book_format(const cacore_trial_book_t *b, char **te
 void cacore_trial_book_name(uint64_t key, char name[CACORE_CACHE_NAME_MAX]);
 void cacore_trial_book_free(cacore_trial_book_t *b);
 
+/* ---- Drift detection (docs/drift.md; CMPI §3) -------------------------------------------------
+ * Every `calls` blocking calls of a plan, the ranks agree on the slowest rank's time of each; the
+ * first batch warms up, the second is the plan's baseline (its median), and a call drifts when
+ * its time differs from the baseline by more than threshold (|t / baseline - 1| > threshold). `calls` drifting calls in
+ * a row ask for a recalibration, at most one per interval_s seconds per communicator. The
+ * baseline is the plan's own measured time, not the model's prediction: what is detected is a
+ * change of the network, whatever the model's absolute error. */
+#define CACORE_DRIFT_MAX_CALLS 16
+typedef struct {
+    double threshold;     /* relative; 0 = no drift detection */
+    int calls;            /* 1..CACORE_DRIFT_MAX_CALLS: batch size and streak length */
+    double interval_s;    /* >= 0: least time between two recalibrations of a communicator */
+} cacore_drift_params_t;
+typedef struct {
+    int warm;             /* the warm-up batch has been seen */
+    double baseline_s;    /* median of the plan's second batch; 0 until known */
+    int streak;           /* drifting calls in a row so far (at most calls) */
+    double last_s;        /* median of the last batch */
+} cacore_drift_t;
+typedef enum {
+    CACORE_DRIFT_STEADY = 0,    /* the last call did not drift */
+    CACORE_DRIFT_WARMUP,        /* the warm-up batch: not compared with anything */
+    CACORE_DRIFT_BASELINE,      /* this batch set the baseline */
+    CACORE_DRIFT_DRIFTING,      /* a streak runs, shorter than calls */
+    CACORE_DRIFT_HELD,          /* a full streak, but the last recalibration is too recent */
+    CACORE_DRIFT_RECALIBRATE    /* a full streak: recalibrate (the streak starts again) */
+} cacore_drift_verdict_t;
+/* A fresh state (no baseline). */
+void cacore_drift_init(cacore_drift_t *d);
+/* CACORE_ERR_ARG when a parameter is out of its range. */
+cacore_status_t cacore_drift_check_params(const cacore_drift_params_t *p, char *err,
+                                          size_t errlen);
+/* One batch: times[0 .. p->calls) (agreed, finite >= 0, in call order); since_last_s, the agreed
+ * time since the communicator's last recalibration (a huge value when there was none). With
+ * threshold 0 the verdict is always STEADY. CACORE_ERR_ARG on bad input (d unchanged). */
+cacore_status_t cacore_drift_observe(cacore_drift_t *d, const cacore_drift_params_t *p,
+                                     const double *times, double since_last_s,
+                                     cacore_drift_verdict_t *out, char *err, size_t errlen);
+/* The node pairs the plan's messages cross: pairs[a * nnodes + b] = pairs[b * nnodes + a] = 1
+ * for every SEND or RECV step between ranks on nodes a != b (rank_node[nranks], the plan's rank
+ * count); everything else 0. Returns the number of unordered pairs set; -1 on bad arguments. */
+int cacore_plan_node_pairs(const cacore_plan_t *p, int nranks, const int *rank_node, int nnodes,
+                           unsigned char *pairs);
+
 /* ---- Quoting input in messages ----------------------------------------------------------------
  * Writes text into out[outlen] (always NUL-terminated, cut to fit) with control characters and
  * every byte that is not printable ASCII escaped (\n, \r, \t, \xHH; a backslash doubled): the one

@@ -1,0 +1,85 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
+// drift.cpp - the drift policy (drift.hpp).
+#include "drift.hpp"
+
+#include "error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace cacore {
+namespace {
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+void drift_check_params(const cacore_drift_params_t &p)
+{
+    if (!std::isfinite(p.threshold) || p.threshold < 0.0) {
+        fail_arg("drift: the threshold must be finite and >= 0");
+    }
+    if (p.calls < 1 || p.calls > kDriftMaxCalls) {
+        fail_arg("drift: calls must be 1.." + std::to_string(kDriftMaxCalls));
+    }
+    if (!std::isfinite(p.interval_s) || p.interval_s < 0.0) {
+        fail_arg("drift: the interval must be finite and >= 0 seconds");
+    }
+}
+
+bool drift_enabled(const cacore_drift_params_t &p) { return p.threshold > 0.0; }
+
+cacore_drift_verdict_t drift_observe(cacore_drift_t &d, const cacore_drift_params_t &p,
+                                     const std::vector<double> &times, double since_last_s)
+{
+    drift_check_params(p);
+    if (times.size() != static_cast<size_t>(p.calls)) {
+        fail_arg("drift: a batch has exactly `calls` times");
+    }
+    for (double t : times) {
+        if (!std::isfinite(t) || t < 0.0) {
+            fail_arg("drift: a call time is not finite >= 0");
+        }
+    }
+    if (std::isnan(since_last_s)) {
+        fail_arg("drift: the time since the last recalibration is not a number");
+    }
+    d.last_s = median(times);
+    if (!drift_enabled(p)) {
+        return CACORE_DRIFT_STEADY;
+    }
+    // The first batch warms up (connections set up, pages touched: often several times slower
+    // than what follows); the second is the baseline, its median, so that one slow call does
+    // not set it. A baseline of 0 (a clock too coarse) cannot be compared with: it is taken again.
+    if (!d.warm) {
+        d.warm = 1;
+        return CACORE_DRIFT_WARMUP;
+    }
+    if (!(d.baseline_s > 0.0)) {
+        d.baseline_s = d.last_s;
+        d.streak = 0;
+        return CACORE_DRIFT_BASELINE;
+    }
+    for (double t : times) {
+        const bool drifting = std::fabs(t / d.baseline_s - 1.0) > p.threshold;
+        d.streak = drifting ? std::min(d.streak + 1, p.calls) : 0;
+    }
+    if (d.streak < p.calls) {
+        return d.streak > 0 ? CACORE_DRIFT_DRIFTING : CACORE_DRIFT_STEADY;
+    }
+    if (since_last_s < p.interval_s) {
+        return CACORE_DRIFT_HELD;   // the streak stays: recalibrate once the interval has passed
+    }
+    d.streak = 0;
+    return CACORE_DRIFT_RECALIBRATE;
+}
+
+}  // namespace cacore
