@@ -84,9 +84,11 @@ static double read_var(MPI_T_pvar_handle h, MPI_Datatype type)
 int main(int argc, char **argv)
 {
     int provided, size, bcasts, allreduces, count, want_recal = -1, nfail;
-    MPI_T_pvar_handle plan[NCOLLS], prev[NCOLLS], calib, recal, secs, trials[4];
-    MPI_Datatype tplan[NCOLLS], tprev[NCOLLS], tcalib, trecal, tsecs, ttrials[4];
-    static const char *const trial_names[4] = { "plan", "previous", "stored", "failed" };
+    static const char *const trial_names[] = { "plan", "alternative", "previous", "stored",
+                                                "failed" };
+    enum { NTRIALS = sizeof(trial_names) / sizeof(trial_names[0]) };
+    MPI_T_pvar_handle plan[NCOLLS], prev[NCOLLS], calib, recal, secs, trials[NTRIALS];
+    MPI_Datatype tplan[NCOLLS], tprev[NCOLLS], tcalib, trecal, tsecs, ttrials[NTRIALS];
     char name[128];
     int *buf, *sum;
 
@@ -120,7 +122,7 @@ int main(int argc, char **argv)
     calib = handle("coll_cloudaware_calibrations", &tcalib);
     recal = handle("coll_cloudaware_recalibrations", &trecal);
     secs = handle("coll_cloudaware_calibration_seconds", &tsecs);
-    for (int t = 0; t < 4; t++) {
+    for (int t = 0; t < NTRIALS; t++) {
         snprintf(name, sizeof(name), "coll_cloudaware_trials_%s", trial_names[t]);
         trials[t] = handle(name, &ttrials[t]);
     }
@@ -184,7 +186,7 @@ int main(int argc, char **argv)
         printf("pvars_check: coll_cloudaware_calibrations %.0f\n", ncalib);
         printf("pvars_check: coll_cloudaware_recalibrations %.0f\n", nrecal);
         printf("pvars_check: coll_cloudaware_calibration_seconds %g\n", nsecs);
-        for (int t = 0; t < 4; t++) {
+        for (int t = 0; t < NTRIALS; t++) {
             printf("pvars_check: coll_cloudaware_trials_%s %.0f\n", trial_names[t],
                    read_var(trials[t], ttrials[t]));
         }

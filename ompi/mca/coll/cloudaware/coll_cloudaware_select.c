@@ -202,7 +202,6 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
     plancache_entry_t *e, *victim = NULL;
     const cacore_matrix_t *matrix;
     const cacore_plan_t *plan;
-    bool by_model = false;
     int bclass, cclass;
 
     if (!m->plans || 0 == call->bytes || 0 == call->count) {
