@@ -8,6 +8,7 @@
 #include "baselines.hpp"
 #include "error.hpp"
 #include "names.hpp"
+#include "rail_plan.hpp"
 #include "simulate.hpp"
 
 #include <algorithm>
@@ -69,7 +70,7 @@ std::vector<int> pattern_candidates(cacore_coll_t c, int level_class, bool is_to
     case CACORE_COLL_SCATTER: return {CACORE_PAT_BINOMIAL, CACORE_PAT_FLAT};
     case CACORE_COLL_ALLREDUCE:
         return is_top ? std::vector<int>{CACORE_PAT_RECDBL, CACORE_PAT_RING, CACORE_PAT_BINOMIAL,
-                                         CACORE_PAT_CHAIN}
+                                         CACORE_PAT_CHAIN, CACORE_PAT_RABENSEIFNER}
                       : std::vector<int>{CACORE_PAT_BINOMIAL, CACORE_PAT_FLAT, CACORE_PAT_CHAIN};
     default:
         return is_top ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RECDBL, CACORE_PAT_BINOMIAL}
@@ -220,6 +221,31 @@ Plan choose_cool(const PlanInput &in, const Layout &lay, const PlanParams &p)
     return std::move(best.plan);
 }
 
+// Split rails (rail_plan.hpp): the best predicted slicing inside nodes and pattern across them.
+Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
+{
+    const bool ar = in.coll == CACORE_COLL_ALLREDUCE;
+    std::vector<int> node_c{CACORE_PAT_FLAT, CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER};
+    std::vector<int> top_c = ar ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER,
+                                                   CACORE_PAT_RECDBL}
+                                : std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RECDBL};
+    if (p.pattern[0] != CACORE_PAT_AUTO) {
+        node_c = {p.pattern[0]};
+    }
+    if (p.pattern[2] != CACORE_PAT_AUTO) {
+        top_c = {p.pattern[2]};
+    }
+    Best best;
+    for (int np : node_c) {
+        for (int tp : top_c) {
+            Plan pl = build_rail(in, lay, np, tp);
+            pl.predicted_s = predict_for(pl, in, p.cost);
+            best.offer(std::move(pl));
+        }
+    }
+    return std::move(best.plan);
+}
+
 }  // namespace
 
 Plan build_plan(const PlanInput &in, const PlanParams &p)
@@ -252,6 +278,21 @@ Plan build_plan(const PlanInput &in, const PlanParams &p)
                 best.offer(choose_cool(in, lay, p));
             } catch (const Error &) {
                 // AUTO goes on with the tree and the binomial baseline
+            }
+        }
+        const bool rail_applies =
+            in.coll == CACORE_COLL_ALLREDUCE || in.coll == CACORE_COLL_ALLGATHER;
+        if (algo == CACORE_ALGO_RAIL) {
+            if (!rail_applies) {
+                fail_arg(std::string("the rail algorithm does not implement ") + coll_name(in.coll));
+            }
+            best.offer(choose_rail(in, lay, p));
+        } else if (algo == CACORE_ALGO_AUTO && rail_applies && p.pattern[0] == CACORE_PAT_AUTO &&
+                   p.pattern[1] == CACORE_PAT_AUTO && p.pattern[2] == CACORE_PAT_AUTO) {
+            // More messages than a COOL plan: it must win by more than a tie (kTie) to be taken.
+            Plan rail = choose_rail(in, lay, p);
+            if (!best.have || rail.predicted_s < best.plan.predicted_s * (1.0 - kTie)) {
+                best.offer(std::move(rail));
             }
         }
         if ((algo == CACORE_ALGO_AUTO || algo == CACORE_ALGO_TREE) && is_rooted(in.coll)) {
