@@ -80,16 +80,17 @@ expect_in_log "allreduce of [0-9]* bytes: cool node=binomial group=recdbl top=re
 run "Rabenseifner on top" --mca coll_cloudaware_min_gain 0 --mca coll_cloudaware_algorithm cool \
     --mca coll_cloudaware_pattern_group ring --mca coll_cloudaware_pattern_top rabenseifner
 expect_in_log "allreduce of [0-9]* bytes: cool node=binomial group=ring top=rabenseifner"
-# Split rails: 8 ranks (2 per pretend node: 2 rails), ring slicing and rings across; 7 ranks (one
-# node of 1: 1 rail, the other ranks fold in) with recursive halving and doubling.
+# Split rails: 8 ranks (2 per pretend node: 2 slices per node, halved again between the 2 nodes
+# of a rack), rings everywhere; 7 ranks (one node of 1: no split inside nodes, the other ranks
+# fold in) with recursive halving and doubling.
 np=8 colls="allreduce allgather" run "split rails, rings" --mca coll_cloudaware_min_gain 0 \
     --mca coll_cloudaware_algorithm rail --mca coll_cloudaware_pattern_node ring \
-    --mca coll_cloudaware_pattern_top ring
-expect_in_log "allreduce of [0-9]* bytes: rail rails=2 node=ring top=ring"
+    --mca coll_cloudaware_pattern_group ring --mca coll_cloudaware_pattern_top ring
+expect_in_log "allreduce of [0-9]* bytes: rail node=ring:2 .*top=ring"
 colls="allreduce allgather" run "split rails, Rabenseifner" --mca coll_cloudaware_min_gain 0 \
     --mca coll_cloudaware_algorithm rail --mca coll_cloudaware_pattern_node rabenseifner \
-    --mca coll_cloudaware_pattern_top rabenseifner
-expect_in_log "allreduce of [0-9]* bytes: rail rails=1 node=rabenseifner top=rabenseifner"
+    --mca coll_cloudaware_pattern_group rabenseifner --mca coll_cloudaware_pattern_top rabenseifner
+expect_in_log "allreduce of [0-9]* bytes: rail node=rabenseifner:1 .*top=rabenseifner"
 colls="bcast reduce gather scatter" run "CMPI Algorithm 4 trees" --mca coll_cloudaware_min_gain 0 \
     --mca coll_cloudaware_algorithm tree
 expect_in_log "gather of [0-9]* bytes: tree (CMPI Alg. 4)"

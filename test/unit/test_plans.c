@@ -151,7 +151,8 @@ START_TEST(forced_patterns_complete)
 }
 END_TEST
 
-/* Split rails: every slicing inside nodes with every pattern across them, allreduce and
+/* Split rails: every split inside nodes with every pattern across them (and a split at the group
+ * level varying with both), allreduce and
  * allgather, sizes 1..65 (CACORE_TEST_QUICK: fewer), ragged and reversed ranks per node (so
  * nodes have different rank counts and extra ranks fold into the rail ranks), a count with many
  * blocks, an odd count that limits the rails and one element. */
@@ -172,6 +173,7 @@ START_TEST(rail_plans_complete)
                     cacore_plan_params_default(&pp);
                     pp.algo = CACORE_ALGO_RAIL;
                     pp.pattern[0] = node_pats[np];
+                    pp.pattern[1] = node_pats[(np + tp) % 3];   /* 2 racks of 3: a group level */
                     pp.pattern[2] = top_pats[tp];
                     /* one element: one rail and recursive doubling, whatever the patterns */
                     for (int ci = 0; ci < (np + tp == 0 ? 3 : 2); ++ci) {
@@ -186,10 +188,12 @@ START_TEST(rail_plans_complete)
 }
 END_TEST
 
-/* The split-rail plan: 4 nodes of 3 ranks (ranks 0-2 on node 0 ...), ring slicing: 3 rails, each
- * rank reduces one slice of 4 blocks with its peers of the same index on the other nodes. Rail
- * plans do not keep rank order (the component leaves non-commutative ops to the previous
- * module then), and a rooted collective is an argument error. */
+/* The split-rail plan: 4 nodes of 3 ranks (ranks 0-2 on node 0 ...) in 2 racks of 2 nodes, ring
+ * splits everywhere: 3 slices per node, each halved again between the 2 nodes of a rack, the
+ * quarters reduced across the racks: 3 * 2 * 2 = 12 blocks, and every rank sends the same share
+ * to other nodes (2 blocks to its rack peer and 1 to the other rack, each way). Rail plans do
+ * not keep rank order (the component leaves non-commutative ops to the previous module then),
+ * and a rooted collective is an argument error. */
 START_TEST(rail_plan_shape)
 {
     cacore_matrix_t *m = racks_matrix(4, 2);
@@ -200,26 +204,32 @@ START_TEST(rail_plan_shape)
     cacore_plan_params_t pp;
     cacore_plan_params_default(&pp);
     pp.algo = CACORE_ALGO_RAIL;
-    pp.pattern[0] = CACORE_PAT_RING;
-    pp.pattern[2] = CACORE_PAT_RING;
+    for (int l = 0; l < CACORE_PLAN_LEVELS; ++l) {
+        pp.pattern[l] = CACORE_PAT_RING;
+    }
     cacore_plan_t *p = NULL;
     char err[256];
     ck_assert_int_eq(cacore_plan_build(m, 12, rank_node, CACORE_COLL_ALLREDUCE, 0, 1 << 20, 1 << 18,
                                        &pp, &p, err, sizeof err),
                      CACORE_OK);
-    ck_assert_str_eq(cacore_plan_describe(p), "rail rails=3 node=ring top=ring");
+    ck_assert_str_eq(cacore_plan_describe(p), "rail node=ring:3 group1=ring:2 top=ring");
     ck_assert_int_eq(cacore_plan_nblocks(p), 12);
     ck_assert_int_eq(cacore_plan_preserves_order(p), 0);
-    /* rank 0's messages to other nodes: 3 of reduce-scatter and 3 of allgather, 1 block each */
-    int across = 0;
-    for (int i = 0; i < cacore_plan_nsteps(p, 0); ++i) {
-        const cacore_step_t *st = &cacore_plan_steps(p, 0)[i];
-        if (st->kind == CACORE_STEP_SEND && rank_node[st->peer] != 0) {
-            ck_assert_int_eq(st->nblocks, 1);
-            ++across;
+    for (int r = 0; r < 12; ++r) {
+        int in_rack = 0, across = 0;
+        for (int i = 0; i < cacore_plan_nsteps(p, r); ++i) {
+            const cacore_step_t *st = &cacore_plan_steps(p, r)[i];
+            if (st->kind == CACORE_STEP_SEND && rank_node[st->peer] != rank_node[r]) {
+                if (rank_node[st->peer] / 2 == rank_node[r] / 2) {
+                    in_rack += st->nblocks;
+                } else {
+                    across += st->nblocks;
+                }
+            }
         }
+        ck_assert_int_eq(in_rack, 4);
+        ck_assert_int_eq(across, 2);
     }
-    ck_assert_int_eq(across, 6);
     cacore_plan_free(p);
     ck_assert_int_eq(cacore_plan_build(m, 12, rank_node, CACORE_COLL_BCAST, 0, 1 << 20, 1 << 18,
                                        &pp, &p, err, sizeof err),

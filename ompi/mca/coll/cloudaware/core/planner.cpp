@@ -12,6 +12,7 @@
 #include "simulate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace cacore {
@@ -221,27 +222,44 @@ Plan choose_cool(const PlanInput &in, const Layout &lay, const PlanParams &p)
     return std::move(best.plan);
 }
 
-// Split rails (rail_plan.hpp): the best predicted slicing inside nodes and pattern across them.
+// Split rails (rail_plan.hpp): the best predicted split inside nodes, at the group levels (when
+// the hierarchy has any below the top) and pattern across the top.
 Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
 {
-    const bool ar = in.coll == CACORE_COLL_ALLREDUCE;
-    std::vector<int> node_c{CACORE_PAT_FLAT, CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER};
-    std::vector<int> top_c = ar ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER,
-                                                   CACORE_PAT_RECDBL}
-                                : std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RECDBL};
-    if (p.pattern[0] != CACORE_PAT_AUTO) {
-        node_c = {p.pattern[0]};
+    const std::vector<int> split{CACORE_PAT_FLAT, CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER};
+    std::array<std::vector<int>, CACORE_PLAN_LEVELS> cands{
+        split, lay.hier.top() >= 2 ? split : std::vector<int>{CACORE_PAT_FLAT},
+        in.coll == CACORE_COLL_ALLREDUCE
+            ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER, CACORE_PAT_RECDBL}
+            : std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RECDBL}};
+    for (int l = 0; l < CACORE_PLAN_LEVELS; ++l) {
+        if (p.pattern[l] != CACORE_PAT_AUTO) {
+            cands[l] = {p.pattern[l]};
+        }
     }
-    if (p.pattern[2] != CACORE_PAT_AUTO) {
-        top_c = {p.pattern[2]};
+    // The grid over the node split and the top pattern with the group split at its first
+    // candidate (ring when free), then the other group splits with the best of them.
+    if (cands[1].size() > 1) {
+        std::rotate(cands[1].begin(), cands[1].begin() + 1, cands[1].begin() + 2);
     }
     Best best;
-    for (int np : node_c) {
-        for (int tp : top_c) {
-            Plan pl = build_rail(in, lay, np, tp);
-            pl.predicted_s = predict_for(pl, in, p.cost);
-            best.offer(std::move(pl));
+    std::array<int, CACORE_PLAN_LEVELS> bp{};
+    auto eval = [&](const std::array<int, CACORE_PLAN_LEVELS> &pt) {
+        Plan pl = build_rail(in, lay, pt);
+        pl.predicted_s = predict_for(pl, in, p.cost);
+        if (!best.have || pl.predicted_s < best.plan.predicted_s) {
+            bp = pt;
         }
+        best.offer(std::move(pl));
+    };
+    for (int a : cands[0]) {
+        for (int t : cands[2]) {
+            eval({a, cands[1][0], t});
+        }
+    }
+    const auto first = bp;
+    for (size_t i = 1; i < cands[1].size(); ++i) {
+        eval({first[0], cands[1][i], first[2]});
     }
     return std::move(best.plan);
 }

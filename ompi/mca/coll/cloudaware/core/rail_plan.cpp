@@ -1,11 +1,12 @@
 // Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
 // SPDX-License-Identifier: BSD-3-Clause
 //
-// rail_plan.cpp - the split-rail plan (rail_plan.hpp). Rails: S = the fewest ranks any node has
-// (a power of two of it for rabenseifner inside nodes, 1 for flat). On every node its first S
-// ranks carry one rail each; a node's other ranks fold their data into rank (index mod S) of
-// their node before, and receive the result from it after, so every slice crosses the slow
-// levels exactly once per direction whatever the ranks per node.
+// rail_plan.cpp - the split-rail plan (rail_plan.hpp), level by level: inside nodes, then every
+// level of the hierarchy below the top, a unit (node or group) splits each piece it carries into
+// S_l sub-pieces, S_l = the fewest children any unit of that level has (its largest power of two
+// for rabenseifner, 1 for flat); the first S_l children carry one each, the others fold their
+// data into child (index mod S_l) before and take the result from it after, so every piece
+// crosses each slow level exactly once per direction however uneven the units are.
 #include "rail_plan.hpp"
 
 #include "error.hpp"
@@ -13,33 +14,14 @@
 #include "slices.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <sstream>
 
 namespace cacore {
 
 namespace {
 
-// Local nodes ordered so that the nodes of every group of the hierarchy are consecutive (a ring
-// over them crosses each slow level as few times as possible).
-std::vector<int> node_order(const Layout &lay)
-{
-    const Hierarchy &h = lay.hier;
-    std::vector<int> order(lay.ranks.size());
-    for (size_t k = 0; k < order.size(); ++k) {
-        order[k] = static_cast<int>(k);
-    }
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        for (int l = h.top(); l >= 1; --l) {
-            if (h.group_of(l, a) != h.group_of(l, b)) {
-                return h.group_of(l, a) < h.group_of(l, b);
-            }
-        }
-        return a < b;
-    });
-    return order;
-}
-
-int node_kind(int pat)
+int split_kind(int pat)
 {
     return pat == CACORE_PAT_FLAT || pat == CACORE_PAT_RABENSEIFNER ? pat : CACORE_PAT_RING;
 }
@@ -53,166 +35,276 @@ int top_kind(cacore_coll_t c, int pat)
     return pat == CACORE_PAT_RECDBL || pat == CACORE_PAT_RABENSEIFNER ? pat : CACORE_PAT_RING;
 }
 
-std::string describe(int rails, int nk, int tk)
+// The units of the recursion: level 0 = the nodes (children: their ranks), level l >= 1 = the
+// hierarchy's groups (children: groups of level l - 1). carrier[l][g][q] = the rank that carries
+// piece (allreduce) or rail (allgather) q of unit g of level l; a rank is the unit of its own.
+struct Rails {
+    const Layout &lay;
+    int top;                                   // the level of the one unit that is not split
+    std::vector<int> kind;                     // split kind per level below top
+    std::vector<int> split;                    // S_l per level below top
+    std::vector<std::vector<std::vector<int>>> carrier;
+
+    Rails(const Layout &l, const std::array<int, CACORE_PLAN_LEVELS> &pat)
+        : lay(l), top(l.hier.top())
+    {
+        for (int lv = 0; lv < top; ++lv) {
+            const int k = split_kind(pat[std::min(lv, 1)]);
+            int fewest = 1 << 30;
+            for (int g = 0; g < ngroups(lv); ++g) {
+                fewest = std::min(fewest, static_cast<int>(children(lv, g).size()));
+            }
+            kind.push_back(k);
+            split.push_back(k == CACORE_PAT_FLAT ? 1
+                            : k == CACORE_PAT_RABENSEIFNER ? SliceEmitter::pow2_floor(fewest)
+                                                           : fewest);
+        }
+    }
+    int ngroups(int l) const { return static_cast<int>(lay.hier.level(l).size()); }
+    // Children of unit g of level l: ranks for level 0, groups of level l - 1 above.
+    const std::vector<int> &children(int l, int g) const
+    {
+        return l == 0 ? lay.ranks[g] : lay.hier.group(l, g).children;
+    }
+    // The carriers of piece q in the children of unit g of level l.
+    int child_carrier(int l, int g, size_t i, int q) const
+    {
+        const int c = children(l, g)[i];
+        return l == 0 ? c : carrier[l - 1][c][q];
+    }
+    int pieces_below(int l) const
+    {
+        int p = 1;
+        for (int i = 0; i < l; ++i) {
+            p *= split[i];
+        }
+        return p;
+    }
+    // Pieces of the whole range after the splits of levels below l.
+    std::vector<Block> pieces(int l, int nb) const
+    {
+        std::vector<Block> cur{{0, nb}};
+        for (int i = 0; i < l; ++i) {
+            std::vector<Block> next;
+            for (const Block &b : cur) {
+                for (const Block &x : SliceEmitter::pieces(b, split[i])) {
+                    next.push_back(x);
+                }
+            }
+            cur = std::move(next);
+        }
+        return cur;
+    }
+};
+
+std::string describe(const Rails &R, int tk)
 {
     std::ostringstream os;
-    os << "rail rails=" << rails << " node=" << pattern_name(nk) << " top=" << pattern_name(tk);
+    os << "rail";
+    for (int l = 0; l < R.top; ++l) {
+        os << (l == 0 ? " node=" : " group" + std::to_string(l) + "=") << pattern_name(R.kind[l])
+           << ":" << R.split[l];
+    }
+    os << " top=" << pattern_name(tk);
     return os.str();
+}
+
+Plan rail_allgather(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
+{
+    const int n = static_cast<int>(in.rank_node.size());
+    PlanBuilder b(in.coll, 0, n, n);   // one block per rank's part; held[r]: parts r has in OUT
+    std::vector<int> cur(n, 0);
+    SliceEmitter se(b, cur);
+    std::vector<std::vector<int>> held(n);
+    for (int r = 0; r < n; ++r) {
+        b.copy(r, 0, 0, CACORE_BUF_OUT, CACORE_BUF_IN, r, 1);
+        held[r] = {r};
+    }
+    auto hand_over = [&](int from, int to) {   // `to` takes from's parts and carries them on
+        se.give_parts(from, to, held[from], lv(from, to));
+        std::vector<int> u;
+        std::set_union(held[to].begin(), held[to].end(), held[from].begin(), held[from].end(),
+                       std::back_inserter(u));
+        held[to] = std::move(u);
+    };
+    // Up: the children past S_l hand their rails' parts to child (index mod S_l).
+    R.carrier.assign(R.top, {});
+    for (int l = 0; l < R.top; ++l) {
+        const int S = R.split[l], P = R.pieces_below(l);
+        R.carrier[l].assign(R.ngroups(l), std::vector<int>(static_cast<size_t>(P) * S));
+        for (int g = 0; g < R.ngroups(l); ++g) {
+            const size_t nc = R.children(l, g).size();
+            for (size_t i = static_cast<size_t>(S); i < nc; ++i) {
+                for (int q = 0; q < P; ++q) {
+                    hand_over(R.child_carrier(l, g, i, q), R.child_carrier(l, g, i % S, q));
+                }
+            }
+            for (int q = 0; q < P; ++q) {
+                for (int s = 0; s < S; ++s) {
+                    R.carrier[l][g][q * S + s] = R.child_carrier(l, g, static_cast<size_t>(s), q);
+                }
+            }
+        }
+    }
+    // Top: every rail allgathers across the top unit's children.
+    const int P = R.pieces_below(R.top);
+    for (int q = 0; q < P; ++q) {
+        std::vector<int> members;
+        for (size_t i = 0; i < R.children(R.top, 0).size(); ++i) {
+            members.push_back(R.child_carrier(R.top, 0, i, q));
+        }
+        if (tk == CACORE_PAT_RING) {
+            se.allgather_sets_ring(members, held, lv);
+        } else {
+            se.allgather_sets_doubling(members, held, lv);
+        }
+    }
+    // Down: the S_l carriers of a rail allgather what their sub-rails brought; the others take it.
+    for (int l = R.top - 1; l >= 0; --l) {
+        const int S = R.split[l], Pl = R.pieces_below(l);
+        for (int g = 0; g < R.ngroups(l); ++g) {
+            const size_t nc = R.children(l, g).size();
+            for (int q = 0; q < Pl; ++q) {
+                std::vector<int> members;
+                for (int s = 0; s < S; ++s) {
+                    members.push_back(R.child_carrier(l, g, static_cast<size_t>(s), q));
+                }
+                if (R.kind[l] == CACORE_PAT_RABENSEIFNER) {
+                    se.allgather_sets_doubling(members, held, lv);
+                } else {
+                    se.allgather_sets_ring(members, held, lv);
+                }
+                for (size_t i = static_cast<size_t>(S); i < nc; ++i) {
+                    const int e = R.child_carrier(l, g, i, q), p = R.child_carrier(l, g, i % S, q);
+                    std::vector<int> missing;
+                    std::set_difference(held[p].begin(), held[p].end(), held[e].begin(),
+                                        held[e].end(), std::back_inserter(missing));
+                    se.give_parts(p, e, missing, lv(p, e));
+                    held[e] = held[p];
+                }
+            }
+        }
+    }
+    return b.finish(total_bytes(in), CACORE_ALGO_RAIL, describe(R, tk));
+}
+
+Plan rail_allreduce(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
+{
+    const int n = static_cast<int>(in.rank_node.size());
+    const int m_top = static_cast<int>(R.children(R.top, 0).size());
+    auto need_of = [&](int kind) {
+        return m_top < 2 ? 1 : kind == CACORE_PAT_RING ? m_top
+                             : kind == CACORE_PAT_RABENSEIFNER ? SliceEmitter::pow2_floor(m_top)
+                                                                : 1;
+    };
+    // Too few elements for a block per piece: whole-piece recursive doubling on top, then fewer
+    // splits from the top level down.
+    int need = need_of(tk);
+    const size_t cnt = in.count > 0 ? in.count : static_cast<size_t>(-1);
+    if (static_cast<size_t>(R.pieces_below(R.top)) * static_cast<size_t>(need) > cnt) {
+        tk = CACORE_PAT_RECDBL;
+        need = 1;
+    }
+    for (int l = R.top - 1; l >= 0 && static_cast<size_t>(R.pieces_below(R.top)) > cnt; --l) {
+        R.split[l] = 1;
+    }
+    const int nb = R.pieces_below(R.top) * need;
+    PlanBuilder b(in.coll, 0, n, nb);
+    std::vector<int> cur(n, 0);
+    SliceEmitter se(b, cur);
+    for (int r = 0; r < n; ++r) {
+        b.copy(r, 0, 0, CACORE_BUF_OUT, CACORE_BUF_IN, 0, nb);
+    }
+    // Up: the children past S_l fold their pieces into child (index mod S_l); the first S_l
+    // reduce-scatter every piece into S_l sub-pieces (ring: participant i ends with sub-piece
+    // i + 1, halving: with sub-piece i).
+    R.carrier.assign(R.top, {});
+    for (int l = 0; l < R.top; ++l) {
+        const int S = R.split[l], P = R.pieces_below(l);
+        const std::vector<Block> pcs = R.pieces(l, nb);
+        R.carrier[l].assign(R.ngroups(l), std::vector<int>(static_cast<size_t>(P) * S));
+        for (int g = 0; g < R.ngroups(l); ++g) {
+            const size_t nc = R.children(l, g).size();
+            for (int q = 0; q < P; ++q) {
+                for (size_t i = static_cast<size_t>(S); i < nc; ++i) {
+                    const int e = R.child_carrier(l, g, i, q), p = R.child_carrier(l, g, i % S, q);
+                    se.fold(e, p, pcs[q], lv(e, p));
+                }
+                std::vector<int> members;
+                for (int s = 0; s < S; ++s) {
+                    members.push_back(R.child_carrier(l, g, static_cast<size_t>(s), q));
+                }
+                const bool halving = R.kind[l] == CACORE_PAT_RABENSEIFNER;
+                if (halving) {
+                    se.reduce_scatter_halving(members, pcs[q], lv);
+                } else {
+                    se.reduce_scatter_ring(members, pcs[q], lv);
+                }
+                for (int s = 0; s < S; ++s) {
+                    R.carrier[l][g][q * S + s] = members[halving ? s : (s + S - 1) % S];
+                }
+            }
+        }
+    }
+    // Top: every piece is allreduced across the top unit's children, all pieces at once.
+    {
+        const std::vector<Block> pcs = R.pieces(R.top, nb);
+        for (size_t q = 0; q < pcs.size(); ++q) {
+            std::vector<int> members;
+            for (size_t i = 0; i < R.children(R.top, 0).size(); ++i) {
+                members.push_back(R.child_carrier(R.top, 0, i, static_cast<int>(q)));
+            }
+            if (tk == CACORE_PAT_RING) {
+                se.reduce_scatter_ring(members, pcs[q], lv);
+                se.allgather_ring(members, pcs[q], lv);
+            } else if (tk == CACORE_PAT_RABENSEIFNER) {
+                se.reduce_scatter_halving(members, pcs[q], lv);
+                se.allgather_doubling(members, pcs[q], lv);
+            } else {
+                se.allreduce_recdbl(members, pcs[q], lv);
+            }
+        }
+    }
+    // Down: the inverse allgathers, then the children past S_l take the result.
+    for (int l = R.top - 1; l >= 0; --l) {
+        const int S = R.split[l], P = R.pieces_below(l);
+        const std::vector<Block> pcs = R.pieces(l, nb);
+        for (int g = 0; g < R.ngroups(l); ++g) {
+            const size_t nc = R.children(l, g).size();
+            for (int q = 0; q < P; ++q) {
+                std::vector<int> members;
+                for (int s = 0; s < S; ++s) {
+                    members.push_back(R.child_carrier(l, g, static_cast<size_t>(s), q));
+                }
+                if (R.kind[l] == CACORE_PAT_RABENSEIFNER) {
+                    se.allgather_doubling(members, pcs[q], lv);
+                } else {
+                    se.allgather_ring(members, pcs[q], lv);
+                }
+                for (size_t i = static_cast<size_t>(S); i < nc; ++i) {
+                    const int e = R.child_carrier(l, g, i, q), p = R.child_carrier(l, g, i % S, q);
+                    se.give(p, e, pcs[q], lv(p, e));
+                }
+            }
+        }
+    }
+    return b.finish(total_bytes(in), CACORE_ALGO_RAIL, describe(R, tk));
 }
 
 }  // namespace
 
-Plan build_rail(const PlanInput &in, const Layout &lay, int node_pat, int top_pat)
+Plan build_rail(const PlanInput &in, const Layout &lay, const std::array<int, CACORE_PLAN_LEVELS> &pat)
 {
     const cacore_coll_t c = in.coll;
     if (c != CACORE_COLL_ALLREDUCE && c != CACORE_COLL_ALLGATHER) {
         fail_arg(std::string("the rail algorithm does not implement ") + coll_name(c));
     }
-    const int n = static_cast<int>(in.rank_node.size());
-    const int nnodes = static_cast<int>(lay.ranks.size());
-    int rmin = n;
-    for (const auto &rk : lay.ranks) {
-        rmin = std::min(rmin, static_cast<int>(rk.size()));
-    }
-    const int nk = node_kind(node_pat);
-    int tk = top_kind(c, top_pat);
-    int rails = nk == CACORE_PAT_FLAT ? 1 : rmin;
-    const std::vector<int> order = node_order(lay);
+    Rails R(lay, pat);
     const Hierarchy &h = lay.hier;
     const std::vector<int> &loc = lay.local;
     const LevelFn lv = [&](int a, int b) { return h.distance(loc[a], loc[b]); };
-
-    if (c == CACORE_COLL_ALLGATHER) {
-        // One block per rank's part: held[r] = the parts r has in OUT.
-        PlanBuilder b(c, 0, n, n);
-        std::vector<int> cur(n, 0);
-        SliceEmitter se(b, cur);
-        std::vector<std::vector<int>> held(n);
-        for (int r = 0; r < n; ++r) {
-            b.copy(r, 0, 0, CACORE_BUF_OUT, CACORE_BUF_IN, r, 1);
-            held[r] = {r};
-        }
-        for (const auto &rk : lay.ranks) {
-            for (size_t i = static_cast<size_t>(rails); i < rk.size(); ++i) {
-                const int e = rk[i], q = rk[i % static_cast<size_t>(rails)];
-                se.give_parts(e, q, held[e], 0);
-                held[q].push_back(e);
-                std::sort(held[q].begin(), held[q].end());
-            }
-        }
-        for (int j = 0; j < rails; ++j) {
-            std::vector<int> members;
-            for (int k : order) {
-                members.push_back(lay.ranks[k][j]);
-            }
-            if (tk == CACORE_PAT_RING) {
-                se.allgather_sets_ring(members, held, lv);
-            } else {
-                se.allgather_sets_doubling(members, held, lv);
-            }
-        }
-        for (const auto &rk : lay.ranks) {
-            const std::vector<int> part(rk.begin(), rk.begin() + rails);
-            if (nk == CACORE_PAT_RABENSEIFNER) {
-                se.allgather_sets_doubling(part, held, lv);
-            } else {
-                se.allgather_sets_ring(part, held, lv);
-            }
-            for (size_t i = static_cast<size_t>(rails); i < rk.size(); ++i) {
-                const int e = rk[i], q = rk[i % static_cast<size_t>(rails)];
-                std::vector<int> rest;
-                for (int x : held[q]) {
-                    if (x != e) {
-                        rest.push_back(x);
-                    }
-                }
-                se.give_parts(q, e, rest, 0);
-                held[e] = held[q];
-            }
-        }
-        return b.finish(total_bytes(in), CACORE_ALGO_RAIL, describe(rails, nk, tk));
-    }
-
-    // Allreduce: S slices of `need` blocks each; a ring over the nodes needs one block per node
-    // of a slice, halving one per power-of-two participant. Too few elements: fewer rails, then
-    // whole-slice recursive doubling.
-    if (nk == CACORE_PAT_RABENSEIFNER) {
-        rails = SliceEmitter::pow2_floor(rails);
-    }
-    auto need_of = [&](int kind) {
-        return nnodes < 2 ? 1 : kind == CACORE_PAT_RING ? nnodes
-                              : kind == CACORE_PAT_RABENSEIFNER ? SliceEmitter::pow2_floor(nnodes)
-                                                                 : 1;
-    };
-    int need = need_of(tk);
-    if (in.count > 0 && static_cast<size_t>(rails) * static_cast<size_t>(need) > in.count) {
-        if (in.count < static_cast<size_t>(need)) {
-            tk = CACORE_PAT_RECDBL;
-            need = 1;
-        }
-        rails = std::max(1, static_cast<int>(std::min<size_t>(static_cast<size_t>(rails),
-                                                              in.count / static_cast<size_t>(need))));
-        if (nk == CACORE_PAT_RABENSEIFNER) {
-            rails = SliceEmitter::pow2_floor(rails);
-        }
-    }
-    const int nb = rails * need;
-    PlanBuilder b(c, 0, n, nb);
-    std::vector<int> cur(n, 0);
-    SliceEmitter se(b, cur);
-    const Block all{0, nb};
-    for (int r = 0; r < n; ++r) {
-        b.copy(r, 0, 0, CACORE_BUF_OUT, CACORE_BUF_IN, 0, nb);
-    }
-    // Node phase: fold the extra ranks in, reduce-scatter the slices over the rail ranks.
-    const std::vector<Block> slices = SliceEmitter::pieces(all, rails);
-    std::vector<std::vector<int>> carrier(nnodes, std::vector<int>(rails));  // [node][slice]
-    for (int k = 0; k < nnodes; ++k) {
-        const auto &rk = lay.ranks[k];
-        for (size_t i = static_cast<size_t>(rails); i < rk.size(); ++i) {
-            se.fold(rk[i], rk[i % static_cast<size_t>(rails)], all, 0);
-        }
-        const std::vector<int> part(rk.begin(), rk.begin() + rails);
-        if (nk == CACORE_PAT_RABENSEIFNER) {
-            se.reduce_scatter_halving(part, all, lv);
-        } else {
-            se.reduce_scatter_ring(part, all, lv);
-        }
-        for (int j = 0; j < rails; ++j) {
-            // ring: participant i ends with piece i + 1; halving: with piece i
-            carrier[k][j] = part[nk == CACORE_PAT_RABENSEIFNER ? j : (j + rails - 1) % rails];
-        }
-    }
-    // Every rail allreduces its slice across the nodes, all rails at once.
-    for (int j = 0; j < rails; ++j) {
-        std::vector<int> members;
-        for (int k : order) {
-            members.push_back(carrier[k][j]);
-        }
-        if (tk == CACORE_PAT_RING) {
-            se.reduce_scatter_ring(members, slices[j], lv);
-            se.allgather_ring(members, slices[j], lv);
-        } else if (tk == CACORE_PAT_RABENSEIFNER) {
-            se.reduce_scatter_halving(members, slices[j], lv);
-            se.allgather_doubling(members, slices[j], lv);
-        } else {
-            se.allreduce_recdbl(members, slices[j], lv);
-        }
-    }
-    // Node phase back: allgather the slices, then the extra ranks take the result.
-    for (int k = 0; k < nnodes; ++k) {
-        const auto &rk = lay.ranks[k];
-        const std::vector<int> part(rk.begin(), rk.begin() + rails);
-        if (nk == CACORE_PAT_RABENSEIFNER) {
-            se.allgather_doubling(part, all, lv);
-        } else {
-            se.allgather_ring(part, all, lv);
-        }
-        for (size_t i = static_cast<size_t>(rails); i < rk.size(); ++i) {
-            se.give(rk[i % static_cast<size_t>(rails)], rk[i], all, 0);
-        }
-    }
-    return b.finish(total_bytes(in), CACORE_ALGO_RAIL, describe(rails, nk, tk));
+    const int tk = top_kind(c, pat[CACORE_PLAN_LEVELS - 1]);
+    return c == CACORE_COLL_ALLGATHER ? rail_allgather(in, R, tk, lv) : rail_allreduce(in, R, tk, lv);
 }
 
 }  // namespace cacore

@@ -10,14 +10,16 @@
 #include "layout.hpp"
 #include "plan.hpp"
 
+#include <array>
+
 namespace cacore {
 
-// node_pat: flat = one rail (the node leader carries everything: hierarchical reduce-scatter +
-// allgather across node leaders), ring or rabenseifner (slices by ring or by recursive halving /
-// doubling inside the node); any other = ring. top_pat, across nodes on each rail: ring,
-// rabenseifner, recdbl (allgather: rabenseifner = recdbl); any other = ring.
-// Allreduce and allgather only (fail_arg otherwise).
-Plan build_rail(const PlanInput &in, const Layout &lay, int node_pat, int top_pat);
+// pat[0] splits inside nodes, pat[1] at every hierarchy level below the top: flat = no split
+// (the unit's first child carries everything: reduce to a leader), ring or rabenseifner
+// (reduce-scatter by ring or by recursive halving, allgather back the same way); any other =
+// ring. pat[2] across the top unit's children: ring, rabenseifner or recdbl (allgather:
+// rabenseifner = recdbl); any other = ring. Allreduce and allgather only (fail_arg otherwise).
+Plan build_rail(const PlanInput &in, const Layout &lay, const std::array<int, CACORE_PLAN_LEVELS> &pat);
 
 }  // namespace cacore
 #endif
