@@ -86,11 +86,11 @@ fi
 # Split rails: 8 ranks (2 per pretend node: 2 slices per node, halved again between the 2 nodes
 # of a rack), rings everywhere; 7 ranks (one node of 1: no split inside nodes, the other ranks
 # fold in) with recursive halving and doubling.
-np=8 colls="allreduce allgather" run "split rails, rings" --mca coll_cloudaware_min_gain 0 \
+np=8 colls="bcast allreduce allgather" run "split rails, rings" --mca coll_cloudaware_min_gain 0 \
     --mca coll_cloudaware_algorithm rail --mca coll_cloudaware_pattern_node ring \
     --mca coll_cloudaware_pattern_group ring --mca coll_cloudaware_pattern_top ring
 expect_in_log "allreduce of [0-9]* bytes: rail node=ring:2 .*top=ring"
-colls="allreduce allgather" run "split rails, Rabenseifner" --mca coll_cloudaware_min_gain 0 \
+colls="bcast allreduce allgather" run "split rails, Rabenseifner" --mca coll_cloudaware_min_gain 0 \
     --mca coll_cloudaware_algorithm rail --mca coll_cloudaware_pattern_node rabenseifner \
     --mca coll_cloudaware_pattern_group rabenseifner --mca coll_cloudaware_pattern_top rabenseifner
 expect_in_log "allreduce of [0-9]* bytes: rail node=rabenseifner:1 .*top=rabenseifner"

@@ -119,9 +119,9 @@ START_TEST(forced_patterns_complete)
                     (c == CACORE_COLL_GATHER || c == CACORE_COLL_SCATTER)) {
                     continue;
                 }
-                if (algo == CACORE_ALGO_RAIL &&
-                    c != CACORE_COLL_ALLREDUCE && c != CACORE_COLL_ALLGATHER) {
-                    continue;   /* split rails: allreduce and allgather only */
+                if (algo == CACORE_ALGO_RAIL && c != CACORE_COLL_ALLREDUCE &&
+                    c != CACORE_COLL_ALLGATHER && c != CACORE_COLL_BCAST) {
+                    continue;   /* split rails: allreduce, allgather and bcast */
                 }
                 if (algo == CACORE_ALGO_LINEAR &&
                     c != CACORE_COLL_GATHER && c != CACORE_COLL_SCATTER) {
@@ -152,8 +152,7 @@ START_TEST(forced_patterns_complete)
 END_TEST
 
 /* Split rails: every split inside nodes with every pattern across them (and a split at the group
- * level varying with both), allreduce and
- * allgather, sizes 1..65 (CACORE_TEST_QUICK: fewer), ragged and reversed ranks per node (so
+ * level varying with both), allreduce, allgather and bcast (a root that moves with the size), sizes 1..65 (CACORE_TEST_QUICK: fewer), ragged and reversed ranks per node (so
  * nodes have different rank counts and extra ranks fold into the rail ranks), a count with many
  * blocks, an odd count that limits the rails and one element. */
 START_TEST(rail_plans_complete)
@@ -166,7 +165,10 @@ START_TEST(rail_plans_complete)
     const size_t counts[] = {(1 << 16) + 1, 7, 1};
     for (int n = 1, a = 1, b; n <= 65; b = n, n = next_size(n, a), a = b) {
         layout(n % 2 ? 1 : 3, n, nnodes, rank_node);
-        for (int c = CACORE_COLL_ALLREDUCE; c <= CACORE_COLL_ALLGATHER; c += 3) {
+        for (int ci = 0; ci < 3; ++ci) {
+            const int c = ci == 0 ? CACORE_COLL_ALLREDUCE
+                        : ci == 1 ? CACORE_COLL_ALLGATHER : CACORE_COLL_BCAST;
+            const int root = c == CACORE_COLL_BCAST ? 7 * n / 11 : 0;   /* moves with n */
             for (int np = 0; np < 3; ++np) {
                 for (int tp = 0; tp < 3; ++tp) {
                     cacore_plan_params_t pp;
@@ -176,12 +178,26 @@ START_TEST(rail_plans_complete)
                     pp.pattern[1] = node_pats[(np + tp) % 3];   /* 2 racks of 3: a group level */
                     pp.pattern[2] = top_pats[tp];
                     /* one element: one rail and recursive doubling, whatever the patterns */
-                    for (int ci = 0; ci < (np + tp == 0 ? 3 : 2); ++ci) {
-                        check_plan(m, n, rank_node, (cacore_coll_t) c, 0, 1 << 20, counts[ci], &pp,
-                                   "rail");
+                    for (int k = 0; k < (np + tp == 0 ? 3 : 2); ++k) {
+                        check_plan(m, n, rank_node, (cacore_coll_t) c, root, 1 << 20, counts[k],
+                                   &pp, "rail");
                     }
                 }
             }
+        }
+    }
+    /* bcast from every root of the small communicators, each level split differently */
+    for (int n = 1; n <= 13; ++n) {
+        layout(2, n, nnodes, rank_node);
+        for (int root = 0; root < n; ++root) {
+            cacore_plan_params_t pp;
+            cacore_plan_params_default(&pp);
+            pp.algo = CACORE_ALGO_RAIL;
+            pp.pattern[0] = root % 2 ? CACORE_PAT_RABENSEIFNER : CACORE_PAT_RING;
+            pp.pattern[1] = root % 3 ? CACORE_PAT_RING : CACORE_PAT_FLAT;
+            pp.pattern[2] = root % 2 ? CACORE_PAT_BINOMIAL : CACORE_PAT_RING;
+            check_plan(m, n, rank_node, CACORE_COLL_BCAST, root, 1 << 20, (1 << 16) + 1, &pp,
+                       "rail-bcast-root");
         }
     }
     cacore_matrix_free(m);
@@ -193,7 +209,7 @@ END_TEST
  * quarters reduced across the racks: 3 * 2 * 2 = 12 blocks, and every rank sends the same share
  * to other nodes (2 blocks to its rack peer and 1 to the other rack, each way). Rail plans do
  * not keep rank order (the component leaves non-commutative ops to the previous module then),
- * and a rooted collective is an argument error. */
+ * and a reduce (a collective it does not implement) is an argument error. */
 START_TEST(rail_plan_shape)
 {
     cacore_matrix_t *m = racks_matrix(4, 2);
@@ -231,7 +247,7 @@ START_TEST(rail_plan_shape)
         ck_assert_int_eq(across, 2);
     }
     cacore_plan_free(p);
-    ck_assert_int_eq(cacore_plan_build(m, 12, rank_node, CACORE_COLL_BCAST, 0, 1 << 20, 1 << 18,
+    ck_assert_int_eq(cacore_plan_build(m, 12, rank_node, CACORE_COLL_REDUCE, 0, 1 << 20, 1 << 18,
                                        &pp, &p, err, sizeof err),
                      CACORE_ERR_ARG);
     ck_assert_ptr_nonnull(strstr(err, "rail"));

@@ -216,8 +216,8 @@ typedef enum {
     CACORE_ALGO_RING,        /* baseline: ring over ranks (not gather, scatter) */
     CACORE_ALGO_LINEAR,      /* baseline: the root talks to every rank directly (gather, scatter;
                                 what tuned does for large blocks) */
-    CACORE_ALGO_RAIL,        /* allreduce, allgather: split rails, every rank of a node carries a
-                                slice across the nodes (pattern_node: slicing, pattern_top: across) */
+    CACORE_ALGO_RAIL,        /* allreduce, allgather, bcast: split rails, every rank of a node
+                                carries a slice across the nodes (docs/model.md) */
     CACORE_ALGO_COUNT
 } cacore_algo_t;
 

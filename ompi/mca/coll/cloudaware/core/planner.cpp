@@ -231,6 +231,8 @@ Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
         split, lay.hier.top() >= 2 ? split : std::vector<int>{CACORE_PAT_FLAT},
         in.coll == CACORE_COLL_ALLREDUCE
             ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER, CACORE_PAT_RECDBL}
+        : in.coll == CACORE_COLL_BCAST
+            ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_BINOMIAL}
             : std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RECDBL}};
     for (int l = 0; l < CACORE_PLAN_LEVELS; ++l) {
         if (p.pattern[l] != CACORE_PAT_AUTO) {
@@ -298,10 +300,12 @@ Plan build_plan(const PlanInput &in, const PlanParams &p)
                 // AUTO goes on with the tree and the binomial baseline
             }
         }
+        // A RAIL bcast runs when forced (algorithm, rules file) only: AUTO does not offer it
+        // until measurements confirm its predictions (docs/model.md, "Split rails").
         const bool rail_applies =
             in.coll == CACORE_COLL_ALLREDUCE || in.coll == CACORE_COLL_ALLGATHER;
         if (algo == CACORE_ALGO_RAIL) {
-            if (!rail_applies) {
+            if (!rail_applies && in.coll != CACORE_COLL_BCAST) {
                 fail_arg(std::string("the rail algorithm does not implement ") + coll_name(in.coll));
             }
             best.offer(choose_rail(in, lay, p));

@@ -28,6 +28,9 @@ int split_kind(int pat)
 
 int top_kind(cacore_coll_t c, int pat)
 {
+    if (c == CACORE_COLL_BCAST) {
+        return pat == CACORE_PAT_RING ? CACORE_PAT_RING : CACORE_PAT_BINOMIAL;
+    }
     if (c == CACORE_COLL_ALLGATHER) {
         return pat == CACORE_PAT_RECDBL || pat == CACORE_PAT_RABENSEIFNER ? CACORE_PAT_RECDBL
                                                                            : CACORE_PAT_RING;
@@ -291,12 +294,115 @@ Plan rail_allreduce(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
     return b.finish(total_bytes(in), CACORE_ALGO_RAIL, describe(R, tk));
 }
 
+// Broadcast: the inverse of the allreduce's second half. Along the root's path (its node, its
+// group, ...) every level's holder of a piece hands the sub-pieces to their carriers (a scatter);
+// every top piece goes from the root side's carrier to the other top children's carriers
+// (scatter + ring allgather for ring, else a binomial tree); then the allgathers down every
+// unit as in the allreduce (the holders on the root's path receive parts they already have).
+Plan rail_bcast(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
+{
+    const int n = static_cast<int>(in.rank_node.size());
+    const int root = in.root;
+    const int m_top = static_cast<int>(R.children(R.top, 0).size());
+    int need = tk == CACORE_PAT_RING && m_top > 1 ? m_top : 1;
+    const size_t cnt = in.count > 0 ? in.count : static_cast<size_t>(-1);
+    if (static_cast<size_t>(R.pieces_below(R.top)) * static_cast<size_t>(need) > cnt) {
+        tk = CACORE_PAT_BINOMIAL;
+        need = 1;
+    }
+    for (int l = R.top - 1; l >= 0 && static_cast<size_t>(R.pieces_below(R.top)) > cnt; --l) {
+        R.split[l] = 1;
+    }
+    const int nb = R.pieces_below(R.top) * need;
+    PlanBuilder b(in.coll, root, n, nb);
+    std::vector<int> cur(n, 0);
+    SliceEmitter se(b, cur);
+    // The unit of every level on the root's path, and the root side's child index in it.
+    const Hierarchy &h = R.lay.hier;
+    const int root_node = R.lay.local[root];
+    auto path = [&](int l) { return l == 0 ? root_node : h.group_of(l, root_node); };
+    auto side = [&](int l) {
+        const auto &ch = R.children(l, path(l));
+        const int want = l == 0 ? root : path(l - 1);
+        return static_cast<int>(std::find(ch.begin(), ch.end(), want) - ch.begin());
+    };
+    std::vector<int> holder{root};   // holder[q]: the rank with the whole piece q of this level
+    R.carrier.assign(R.top, {});
+    for (int l = 0; l < R.top; ++l) {
+        const int S = R.split[l], P = R.pieces_below(l);
+        const std::vector<Block> pcs = R.pieces(l, nb);
+        R.carrier[l].assign(R.ngroups(l), std::vector<int>(static_cast<size_t>(P) * S));
+        for (int g = 0; g < R.ngroups(l); ++g) {
+            for (int q = 0; q < P; ++q) {
+                for (int s = 0; s < S; ++s) {
+                    const int owner = R.kind[l] == CACORE_PAT_RABENSEIFNER ? s : (s + S - 1) % S;
+                    R.carrier[l][g][q * S + s] =
+                        R.child_carrier(l, g, static_cast<size_t>(owner), q);
+                }
+            }
+        }
+        std::vector<int> next(static_cast<size_t>(P) * S);
+        for (int q = 0; q < P; ++q) {
+            const std::vector<Block> sub = SliceEmitter::pieces(pcs[q], S);
+            for (int s = 0; s < S; ++s) {
+                const int to = R.carrier[l][path(l)][q * S + s];
+                if (to != holder[q]) {
+                    se.give(holder[q], to, sub[s], lv(holder[q], to));
+                }
+                next[q * S + s] = to;
+            }
+        }
+        holder = std::move(next);
+    }
+    {
+        const std::vector<Block> pcs = R.pieces(R.top, nb);
+        const int src = side(R.top);
+        for (size_t q = 0; q < pcs.size(); ++q) {
+            std::vector<int> members;
+            for (size_t i = 0; i < R.children(R.top, 0).size(); ++i) {
+                // members[src] is holder[q]: the root side's carrier of piece q
+                members.push_back(R.child_carrier(R.top, 0, i, static_cast<int>(q)));
+            }
+            if (tk == CACORE_PAT_RING) {
+                se.bcast_scatter_ring(members, src, pcs[q], lv);
+            } else {
+                se.bcast_binomial(members, src, pcs[q], lv);
+            }
+        }
+    }
+    for (int l = R.top - 1; l >= 0; --l) {
+        const int S = R.split[l], P = R.pieces_below(l);
+        const std::vector<Block> pcs = R.pieces(l, nb);
+        for (int g = 0; g < R.ngroups(l); ++g) {
+            const size_t nc = R.children(l, g).size();
+            for (int q = 0; q < P; ++q) {
+                std::vector<int> members;
+                for (int s = 0; s < S; ++s) {
+                    members.push_back(R.child_carrier(l, g, static_cast<size_t>(s), q));
+                }
+                if (R.kind[l] == CACORE_PAT_RABENSEIFNER) {
+                    se.allgather_doubling(members, pcs[q], lv);
+                } else {
+                    se.allgather_ring(members, pcs[q], lv);
+                }
+                for (size_t i = static_cast<size_t>(S); i < nc; ++i) {
+                    const int e = R.child_carrier(l, g, i, q), p = R.child_carrier(l, g, i % S, q);
+                    if (e != root) {
+                        se.give(p, e, pcs[q], lv(p, e));
+                    }
+                }
+            }
+        }
+    }
+    return b.finish(total_bytes(in), CACORE_ALGO_RAIL, describe(R, tk));
+}
+
 }  // namespace
 
 Plan build_rail(const PlanInput &in, const Layout &lay, const std::array<int, CACORE_PLAN_LEVELS> &pat)
 {
     const cacore_coll_t c = in.coll;
-    if (c != CACORE_COLL_ALLREDUCE && c != CACORE_COLL_ALLGATHER) {
+    if (c != CACORE_COLL_ALLREDUCE && c != CACORE_COLL_ALLGATHER && c != CACORE_COLL_BCAST) {
         fail_arg(std::string("the rail algorithm does not implement ") + coll_name(c));
     }
     Rails R(lay, pat);
@@ -304,6 +410,9 @@ Plan build_rail(const PlanInput &in, const Layout &lay, const std::array<int, CA
     const std::vector<int> &loc = lay.local;
     const LevelFn lv = [&](int a, int b) { return h.distance(loc[a], loc[b]); };
     const int tk = top_kind(c, pat[CACORE_PLAN_LEVELS - 1]);
+    if (c == CACORE_COLL_BCAST) {
+        return rail_bcast(in, R, tk, lv);
+    }
     return c == CACORE_COLL_ALLGATHER ? rail_allgather(in, R, tk, lv) : rail_allreduce(in, R, tk, lv);
 }
 

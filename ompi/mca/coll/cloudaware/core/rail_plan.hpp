@@ -1,9 +1,9 @@
 // Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
 // SPDX-License-Identifier: BSD-3-Clause
 //
-// rail_plan.hpp - split-rail allreduce and allgather (docs/model.md, "Split rails"): every rank of
-// a node carries a slice of the data across the slow levels, concurrently with its node peers
-// (UCC cl/hier split_rail; Horovod, Sergeev & Del Balso 2018).
+// rail_plan.hpp - split-rail allreduce, allgather and bcast (docs/model.md, "Split rails"): every
+// rank of a node carries a slice of the data across the slow levels, concurrently with its node
+// peers (UCC cl/hier split_rail; Horovod, Sergeev & Del Balso 2018).
 #ifndef CACORE_RAIL_PLAN_HPP
 #define CACORE_RAIL_PLAN_HPP
 
@@ -18,7 +18,8 @@ namespace cacore {
 // (the unit's first child carries everything: reduce to a leader), ring or rabenseifner
 // (reduce-scatter by ring or by recursive halving, allgather back the same way); any other =
 // ring. pat[2] across the top unit's children: ring, rabenseifner or recdbl (allgather:
-// rabenseifner = recdbl); any other = ring. Allreduce and allgather only (fail_arg otherwise).
+// rabenseifner = recdbl); any other = ring; bcast: ring = scatter + ring allgather, any other =
+// binomial tree. Allreduce, allgather and bcast only (fail_arg otherwise).
 Plan build_rail(const PlanInput &in, const Layout &lay, const std::array<int, CACORE_PLAN_LEVELS> &pat);
 
 }  // namespace cacore

@@ -230,6 +230,35 @@ void SliceEmitter::allreduce_recdbl(const std::vector<int> &ranks, Block range, 
     }
 }
 
+void SliceEmitter::bcast_binomial(const std::vector<int> &ranks, int src, Block range,
+                                  const LevelFn &lv)
+{
+    const int p = static_cast<int>(ranks.size());
+    const Tree t = binomial_tree(p);   // relative index; a parent's index is below its children's
+    auto at = [&](int v) { return ranks[(src + v) % p]; };
+    for (int v = 0; v < p; ++v) {
+        for (int c : t.children[v]) {
+            give(at(v), at(c), range, lv(at(v), at(c)));
+        }
+    }
+}
+
+void SliceEmitter::bcast_scatter_ring(const std::vector<int> &ranks, int src, Block range,
+                                      const LevelFn &lv)
+{
+    const int p = static_cast<int>(ranks.size());
+    if (p < 2) {
+        return;
+    }
+    const auto pcs = pieces(range, p);
+    for (int i = 0; i < p; ++i) {
+        if (i != src) {
+            give(ranks[src], ranks[i], pcs[(i + 1) % p], lv(ranks[src], ranks[i]));
+        }
+    }
+    allgather_ring(ranks, range, lv);
+}
+
 void SliceEmitter::give_parts(int from, int to, const std::vector<int> &parts, int level)
 {
     const int r = std::max(cur_[from], cur_[to]);

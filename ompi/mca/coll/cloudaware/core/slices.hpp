@@ -39,6 +39,12 @@ public:
     // Whole-range recursive doubling (latency-optimal: log p rounds of the whole range).
     void allreduce_recdbl(const std::vector<int> &ranks, Block range, const LevelFn &lv);
 
+    // Broadcast of range from participant src: binomial tree (whole range per edge, biggest
+    // subtree first), or scatter + ring allgather (van de Geijn: src hands participant i the
+    // piece the ring allgather expects of it).
+    void bcast_binomial(const std::vector<int> &ranks, int src, Block range, const LevelFn &lv);
+    void bcast_scatter_ring(const std::vector<int> &ranks, int src, Block range, const LevelFn &lv);
+
     // `to` folds `from`'s partial of range into its own (one message, then one reduction).
     void fold(int from, int to, Block range, int level);
     // `to` takes `from`'s OUT blocks of range into its OUT.
