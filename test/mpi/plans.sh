@@ -4,8 +4,9 @@
 # Cloud-aware plans run through the executor and give correct results: 7 ranks on 4 pretend
 # nodes (coll_cloudaware_test_fake_nodes; 2, 2, 2 and 1 ranks) in two "racks" (fast inside, slow
 # and asymmetric across, from a matrix file), under `--mca coll cloudaware,basic` only.
-# Every pattern is forced once, pipelined ones with small segments and 1 Mi-element messages,
-# and the documented rules file is used; the verbose output must show the plans really ran.
+# Every pattern is forced once, pipelined ones with small segments and 1 Mi-element messages, the
+# split-rail algorithm with both slicings (8 ranks for two rails), and the documented rules file
+# is used; the verbose output must show the plans really ran.
 . "${TEST_SRCDIR:-.}/mpitest.sh" || exit 99
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cloudaware-plans.XXXXXX")
@@ -41,7 +42,8 @@ mapfile -t hosts < <(sed -n 's/^host //p' "$work/measured.matrix")
 plans=("${fake[@]}" --mca coll_cloudaware_matrix_file "$work/racks.matrix"
        --mca coll_cloudaware_calibrate off)
 
-# run NAME MPIRUN-ARGS... : coll_check passes and each collective in $colls ran a plan.
+# run NAME MPIRUN-ARGS... : coll_check passes on $np ranks (default 7) and each collective in
+# $colls ran a plan.
 # CA_QUICK (the sanitizer build, contrib/run-sanitizers): every pattern still runs, over
 # coll_check's quick set (one root, two ops).
 colls="bcast reduce allreduce gather scatter allgather"
@@ -49,10 +51,10 @@ quick=${CA_QUICK:+--quick}
 run() {
     local name=$1
     shift
-    ca_mpirun 7 --mca coll cloudaware,basic "${plans[@]}" --mca coll_cloudaware_verbose 10 "$@" \
+    ca_mpirun "${np:-7}" --mca coll cloudaware,basic "${plans[@]}" --mca coll_cloudaware_verbose 10 "$@" \
         "$prog" ${quick:-} ${large:-} >/dev/null \
         || fail "$name: coll_check failed"
-    expect_in_log "coll_check: 7 ranks, .* 0 failures"
+    expect_in_log "coll_check: ${np:-7} ranks, .* 0 failures"
     for coll in $colls; do
         grep "coll:cloudaware: $coll of [0-9]* bytes: " "$TEST_LOG" | grep -v "bytes: previous module" \
             | grep -q "(.*predicted\|(rules file line" || fail "$name: no plan ran for $coll"
@@ -75,6 +77,23 @@ run "chain in nodes, flat groups, ring on top" --mca coll_cloudaware_min_gain 0 
 run "recursive doubling" --mca coll_cloudaware_min_gain 0 --mca coll_cloudaware_algorithm cool \
     --mca coll_cloudaware_pattern_group recdbl --mca coll_cloudaware_pattern_top recdbl
 expect_in_log "allreduce of [0-9]* bytes: cool node=binomial group=recdbl top=recdbl"
+# (CA_QUICK leaves this one out: the split-rail Rabenseifner run below has the same step shapes.)
+if [ -z "${CA_QUICK:-}" ]; then
+    run "Rabenseifner on top" --mca coll_cloudaware_min_gain 0 --mca coll_cloudaware_algorithm cool \
+        --mca coll_cloudaware_pattern_group ring --mca coll_cloudaware_pattern_top rabenseifner
+    expect_in_log "allreduce of [0-9]* bytes: cool node=binomial group=ring top=rabenseifner"
+fi
+# Split rails: 8 ranks (2 per pretend node: 2 slices per node, halved again between the 2 nodes
+# of a rack), rings everywhere; 7 ranks (one node of 1: no split inside nodes, the other ranks
+# fold in) with recursive halving and doubling.
+np=8 colls="bcast allreduce allgather" run "split rails, rings" --mca coll_cloudaware_min_gain 0 \
+    --mca coll_cloudaware_algorithm rail --mca coll_cloudaware_pattern_node ring \
+    --mca coll_cloudaware_pattern_group ring --mca coll_cloudaware_pattern_top ring
+expect_in_log "allreduce of [0-9]* bytes: rail node=ring:2 .*top=ring"
+colls="bcast allreduce allgather" run "split rails, Rabenseifner" --mca coll_cloudaware_min_gain 0 \
+    --mca coll_cloudaware_algorithm rail --mca coll_cloudaware_pattern_node rabenseifner \
+    --mca coll_cloudaware_pattern_group rabenseifner --mca coll_cloudaware_pattern_top rabenseifner
+expect_in_log "allreduce of [0-9]* bytes: rail node=rabenseifner:1 .*top=rabenseifner"
 colls="bcast reduce gather scatter" run "CMPI Algorithm 4 trees" --mca coll_cloudaware_min_gain 0 \
     --mca coll_cloudaware_algorithm tree
 expect_in_log "gather of [0-9]* bytes: tree (CMPI Alg. 4)"

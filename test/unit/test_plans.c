@@ -4,7 +4,8 @@
  *
  * test_plans.c - every plan the core emits is complete: simulated symbolically (the round
  * semantics of cloudaware_core.h), every rank ends with exactly the data MPI requires, for each
- * collective, root, rank count 1..65, ragged nodes and non-consecutive ranks per node. */
+ * collective, root, rank count 1..65, ragged nodes and non-consecutive ranks per node; the
+ * split-rail plans with every slicing and cross-node pattern. */
 #include "test_util.h"
 
 static double rack_lat(int i, int j, void *ctx)
@@ -118,6 +119,10 @@ START_TEST(forced_patterns_complete)
                     (c == CACORE_COLL_GATHER || c == CACORE_COLL_SCATTER)) {
                     continue;
                 }
+                if (algo == CACORE_ALGO_RAIL && c != CACORE_COLL_ALLREDUCE &&
+                    c != CACORE_COLL_ALLGATHER && c != CACORE_COLL_BCAST) {
+                    continue;   /* split rails: allreduce, allgather and bcast */
+                }
                 if (algo == CACORE_ALGO_LINEAR &&
                     c != CACORE_COLL_GATHER && c != CACORE_COLL_SCATTER) {
                     continue;   /* the linear baseline exists for gather and scatter only */
@@ -142,6 +147,110 @@ START_TEST(forced_patterns_complete)
             }
         }
     }
+    cacore_matrix_free(m);
+}
+END_TEST
+
+/* Split rails: every split inside nodes with every pattern across them (and a split at the group
+ * level varying with both), allreduce, allgather and bcast (a root that moves with the size), sizes 1..65 (CACORE_TEST_QUICK: fewer), ragged and reversed ranks per node (so
+ * nodes have different rank counts and extra ranks fold into the rail ranks), a count with many
+ * blocks, an odd count that limits the rails and one element. */
+START_TEST(rail_plans_complete)
+{
+    const int nnodes = 6;
+    cacore_matrix_t *m = racks_matrix(nnodes, 3);
+    int rank_node[65];
+    const int node_pats[] = {CACORE_PAT_FLAT, CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER};
+    const int top_pats[] = {CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER, CACORE_PAT_RECDBL};
+    const size_t counts[] = {(1 << 16) + 1, 7, 1};
+    for (int n = 1, a = 1, b; n <= 65; b = n, n = next_size(n, a), a = b) {
+        layout(n % 2 ? 1 : 3, n, nnodes, rank_node);
+        for (int ci = 0; ci < 3; ++ci) {
+            const int c = ci == 0 ? CACORE_COLL_ALLREDUCE
+                        : ci == 1 ? CACORE_COLL_ALLGATHER : CACORE_COLL_BCAST;
+            const int root = c == CACORE_COLL_BCAST ? 7 * n / 11 : 0;   /* moves with n */
+            for (int np = 0; np < 3; ++np) {
+                for (int tp = 0; tp < 3; ++tp) {
+                    cacore_plan_params_t pp;
+                    cacore_plan_params_default(&pp);
+                    pp.algo = CACORE_ALGO_RAIL;
+                    pp.pattern[0] = node_pats[np];
+                    pp.pattern[1] = node_pats[(np + tp) % 3];   /* 2 racks of 3: a group level */
+                    pp.pattern[2] = top_pats[tp];
+                    /* one element: one rail and recursive doubling, whatever the patterns */
+                    for (int k = 0; k < (np + tp == 0 ? 3 : 2); ++k) {
+                        check_plan(m, n, rank_node, (cacore_coll_t) c, root, 1 << 20, counts[k],
+                                   &pp, "rail");
+                    }
+                }
+            }
+        }
+    }
+    /* bcast from every root of the small communicators, each level split differently */
+    for (int n = 1; n <= 13; ++n) {
+        layout(2, n, nnodes, rank_node);
+        for (int root = 0; root < n; ++root) {
+            cacore_plan_params_t pp;
+            cacore_plan_params_default(&pp);
+            pp.algo = CACORE_ALGO_RAIL;
+            pp.pattern[0] = root % 2 ? CACORE_PAT_RABENSEIFNER : CACORE_PAT_RING;
+            pp.pattern[1] = root % 3 ? CACORE_PAT_RING : CACORE_PAT_FLAT;
+            pp.pattern[2] = root % 2 ? CACORE_PAT_BINOMIAL : CACORE_PAT_RING;
+            check_plan(m, n, rank_node, CACORE_COLL_BCAST, root, 1 << 20, (1 << 16) + 1, &pp,
+                       "rail-bcast-root");
+        }
+    }
+    cacore_matrix_free(m);
+}
+END_TEST
+
+/* The split-rail plan: 4 nodes of 3 ranks (ranks 0-2 on node 0 ...) in 2 racks of 2 nodes, ring
+ * splits everywhere: 3 slices per node, each halved again between the 2 nodes of a rack, the
+ * quarters reduced across the racks: 3 * 2 * 2 = 12 blocks, and every rank sends the same share
+ * to other nodes (2 blocks to its rack peer and 1 to the other rack, each way). Rail plans do
+ * not keep rank order (the component leaves non-commutative ops to the previous module then),
+ * and a reduce (a collective it does not implement) is an argument error. */
+START_TEST(rail_plan_shape)
+{
+    cacore_matrix_t *m = racks_matrix(4, 2);
+    int rank_node[12];
+    for (int r = 0; r < 12; ++r) {
+        rank_node[r] = r / 3;
+    }
+    cacore_plan_params_t pp;
+    cacore_plan_params_default(&pp);
+    pp.algo = CACORE_ALGO_RAIL;
+    for (int l = 0; l < CACORE_PLAN_LEVELS; ++l) {
+        pp.pattern[l] = CACORE_PAT_RING;
+    }
+    cacore_plan_t *p = NULL;
+    char err[256];
+    ck_assert_int_eq(cacore_plan_build(m, 12, rank_node, CACORE_COLL_ALLREDUCE, 0, 1 << 20, 1 << 18,
+                                       &pp, &p, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_str_eq(cacore_plan_describe(p), "rail node=ring:3 group1=ring:2 top=ring");
+    ck_assert_int_eq(cacore_plan_nblocks(p), 12);
+    ck_assert_int_eq(cacore_plan_preserves_order(p), 0);
+    for (int r = 0; r < 12; ++r) {
+        int in_rack = 0, across = 0;
+        for (int i = 0; i < cacore_plan_nsteps(p, r); ++i) {
+            const cacore_step_t *st = &cacore_plan_steps(p, r)[i];
+            if (st->kind == CACORE_STEP_SEND && rank_node[st->peer] != rank_node[r]) {
+                if (rank_node[st->peer] / 2 == rank_node[r] / 2) {
+                    in_rack += st->nblocks;
+                } else {
+                    across += st->nblocks;
+                }
+            }
+        }
+        ck_assert_int_eq(in_rack, 4);
+        ck_assert_int_eq(across, 2);
+    }
+    cacore_plan_free(p);
+    ck_assert_int_eq(cacore_plan_build(m, 12, rank_node, CACORE_COLL_REDUCE, 0, 1 << 20, 1 << 18,
+                                       &pp, &p, err, sizeof err),
+                     CACORE_ERR_ARG);
+    ck_assert_ptr_nonnull(strstr(err, "rail"));
     cacore_matrix_free(m);
 }
 END_TEST
@@ -223,6 +332,8 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, auto_plans_complete, 0, 4);
     tcase_add_test(tc, forced_patterns_complete);
+    tcase_add_test(tc, rail_plans_complete);
+    tcase_add_test(tc, rail_plan_shape);
     tcase_add_test(tc, order_preservation_is_reported);
     tcase_add_test(tc, bad_inputs_are_errors);
     suite_add_tcase(s, tc);

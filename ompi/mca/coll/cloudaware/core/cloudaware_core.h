@@ -207,17 +207,21 @@ typedef enum {
     CACORE_PAT_CHAIN,        /* pipelined chain with segments (bcast, reduce) */
     CACORE_PAT_DUALTREE,     /* bcast: two complementary binary trees sharing the segments;
                                 reduce: one pipelined binary tree; others: binomial */
+    CACORE_PAT_RABENSEIFNER, /* allreduce: reduce-scatter by recursive halving + allgather by
+                                recursive doubling (allgather: recursive doubling; others: binomial) */
     CACORE_PAT_COUNT
 } cacore_pattern_t;
 
 typedef enum {
-    CACORE_ALGO_AUTO = 0,    /* the best predicted of COOL, TREE and (no forced pattern) BINOMIAL */
+    CACORE_ALGO_AUTO = 0,    /* the best predicted: COOL, TREE, (no forced pattern) BINOMIAL, RAIL */
     CACORE_ALGO_COOL,        /* node -> group -> ... -> top, a pattern per level */
     CACORE_ALGO_TREE,        /* CMPI Algorithm 4 tree over nodes (gather, scatter; bcast, reduce) */
     CACORE_ALGO_BINOMIAL,    /* baseline: flat binomial tree over ranks (as tuned) */
     CACORE_ALGO_RING,        /* baseline: ring over ranks (not gather, scatter) */
     CACORE_ALGO_LINEAR,      /* baseline: the root talks to every rank directly (gather, scatter;
                                 what tuned does for large blocks) */
+    CACORE_ALGO_RAIL,        /* allreduce, allgather, bcast: split rails, every rank of a node
+                                carries a slice across the nodes (docs/model.md) */
     CACORE_ALGO_COUNT
 } cacore_algo_t;
 

@@ -8,6 +8,7 @@
 #include "names.hpp"
 #include "leaders.hpp"
 #include "patterns.hpp"
+#include "slices.hpp"
 #include "tree.hpp"
 
 #include <algorithm>
@@ -201,6 +202,9 @@ int cool_nblocks(const PlanInput &in, const Layout &lay, const Patterns &pat, in
         if (pat[std::min(top, 2)] == CACORE_PAT_RING && p > 1) {
             nb = ((nb + p - 1) / p) * p;
         }
+        if (pat[std::min(top, 2)] == CACORE_PAT_RABENSEIFNER) {
+            nb = std::max(nb, SliceEmitter::pow2_floor(p));
+        }
     }
     if (in.count > 0) {
         nb = static_cast<int>(std::min<size_t>(static_cast<size_t>(nb), std::max<size_t>(in.count, 1)));
@@ -253,14 +257,20 @@ Plan build_cool(const PlanInput &in, const Layout &lay, const Patterns &pat, int
             const LevelFn lv = const_level(top);
             // a ring needs a block per participant; with fewer elements recursive doubling
             const bool ring_fits = nb >= static_cast<int>(g.size());
+            // Rabenseifner needs a block per power-of-two participant, likewise
+            const bool halving_fits = nb >= SliceEmitter::pow2_floor(static_cast<int>(g.size()));
             if (c == CACORE_COLL_ALLREDUCE &&
-                (tp == CACORE_PAT_RECDBL || (tp == CACORE_PAT_RING && !ring_fits))) {
+                (tp == CACORE_PAT_RECDBL || (tp == CACORE_PAT_RING && !ring_fits) ||
+                 (tp == CACORE_PAT_RABENSEIFNER && !halving_fits))) {
                 e.allreduce_recdbl(g, lv);
             } else if (c == CACORE_COLL_ALLREDUCE && tp == CACORE_PAT_RING) {
                 e.allreduce_ring(g, lv);
+            } else if (c == CACORE_COLL_ALLREDUCE && tp == CACORE_PAT_RABENSEIFNER) {
+                e.allreduce_rabenseifner(g, lv);
             } else if (c == CACORE_COLL_ALLGATHER && tp == CACORE_PAT_RING) {
                 e.allgather_ring(g, lv);
-            } else if (c == CACORE_COLL_ALLGATHER && tp == CACORE_PAT_RECDBL) {
+            } else if (c == CACORE_COLL_ALLGATHER &&
+                       (tp == CACORE_PAT_RECDBL || tp == CACORE_PAT_RABENSEIFNER)) {
                 e.allgather_recdbl(g, lv);
             } else {
                 emit_up(e, c, tp, ordered(g, tp, false), lv, nsegs);

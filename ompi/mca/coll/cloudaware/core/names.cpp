@@ -19,8 +19,9 @@ const char *at(const char *const (&table)[N], int i)
 
 // Indexed by the enums of cloudaware_core.h; the static_asserts keep both in step.
 const char *const colls[] = {"bcast", "reduce", "allreduce", "gather", "scatter", "allgather"};
-const char *const algos[] = {"auto", "cool", "tree", "binomial", "ring", "linear"};
-const char *const patterns[] = {"auto", "flat", "binomial", "recdbl", "ring", "chain", "dualtree"};
+const char *const algos[] = {"auto", "cool", "tree", "binomial", "ring", "linear", "rail"};
+const char *const patterns[] = {"auto", "flat", "binomial", "recdbl", "ring", "chain", "dualtree",
+                                       "rabenseifner"};
 const char *const levels[] = {"node", "group", "top"};
 const char *const prevs[] = {"tuned", "basic", "han", "binomial"};
 const char *const trials[] = {"unknown", "plan", "previous", "alternative"};

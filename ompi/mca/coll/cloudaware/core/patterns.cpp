@@ -6,6 +6,7 @@
 #include "patterns.hpp"
 
 #include "error.hpp"
+#include "slices.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -595,6 +596,26 @@ void Emitter::allreduce_ring(const std::vector<int> &ranks, const LevelFn &lv)
     }
     for (int r : ranks) {
         bump(r, b0 + 2 * (p - 1));
+        low_[r] = 0;
+    }
+}
+
+void Emitter::allreduce_rabenseifner(const std::vector<int> &ranks, const LevelFn &lv)
+{
+    if (ranks.size() < 2) {
+        return;
+    }
+    const int b0 = base(ranks);
+    std::vector<int> cur(n_, 0);
+    for (int r : ranks) {
+        ensure_acc(r, b0, lv(r, r));   // acc = OUT and landing(0) = TMP0, as SliceEmitter uses
+        cur[r] = b0;
+    }
+    SliceEmitter se(b_, cur);
+    se.reduce_scatter_halving(ranks, {0, nb_}, lv);
+    se.allgather_doubling(ranks, {0, nb_}, lv);
+    for (int r : ranks) {
+        bump(r, cur[r]);
         low_[r] = 0;
     }
 }

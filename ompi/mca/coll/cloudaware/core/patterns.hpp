@@ -54,6 +54,9 @@ public:
                       const std::vector<std::vector<int>> &resp, bool concurrent = false);
     void allreduce_recdbl(const std::vector<int> &ranks, const LevelFn &lv);
     void allreduce_ring(const std::vector<int> &ranks, const LevelFn &lv);
+    // Rabenseifner: reduce-scatter by recursive halving, allgather by recursive doubling (needs
+    // a block per power-of-two participant).
+    void allreduce_rabenseifner(const std::vector<int> &ranks, const LevelFn &lv);
     void allgather_ring(const std::vector<int> &ranks, const LevelFn &lv);
     void allgather_recdbl(const std::vector<int> &ranks, const LevelFn &lv);
     // Final local copies (the root's own part, an untouched partial, ...).

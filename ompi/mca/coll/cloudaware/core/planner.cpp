@@ -8,9 +8,11 @@
 #include "baselines.hpp"
 #include "error.hpp"
 #include "names.hpp"
+#include "rail_plan.hpp"
 #include "simulate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace cacore {
@@ -69,7 +71,7 @@ std::vector<int> pattern_candidates(cacore_coll_t c, int level_class, bool is_to
     case CACORE_COLL_SCATTER: return {CACORE_PAT_BINOMIAL, CACORE_PAT_FLAT};
     case CACORE_COLL_ALLREDUCE:
         return is_top ? std::vector<int>{CACORE_PAT_RECDBL, CACORE_PAT_RING, CACORE_PAT_BINOMIAL,
-                                         CACORE_PAT_CHAIN}
+                                         CACORE_PAT_CHAIN, CACORE_PAT_RABENSEIFNER}
                       : std::vector<int>{CACORE_PAT_BINOMIAL, CACORE_PAT_FLAT, CACORE_PAT_CHAIN};
     default:
         return is_top ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RECDBL, CACORE_PAT_BINOMIAL}
@@ -238,6 +240,50 @@ Plan choose_cool(const PlanInput &in, const Layout &lay, const PlanParams &p)
     return std::move(best.plan);
 }
 
+// Split rails (rail_plan.hpp): the best predicted split inside nodes, at the group levels (when
+// the hierarchy has any below the top) and pattern across the top.
+Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
+{
+    const std::vector<int> split{CACORE_PAT_FLAT, CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER};
+    std::array<std::vector<int>, CACORE_PLAN_LEVELS> cands{
+        split, lay.hier.top() >= 2 ? split : std::vector<int>{CACORE_PAT_FLAT},
+        in.coll == CACORE_COLL_ALLREDUCE
+            ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER, CACORE_PAT_RECDBL}
+        : in.coll == CACORE_COLL_BCAST
+            ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_BINOMIAL}
+            : std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RECDBL}};
+    for (int l = 0; l < CACORE_PLAN_LEVELS; ++l) {
+        if (p.pattern[l] != CACORE_PAT_AUTO) {
+            cands[l] = {p.pattern[l]};
+        }
+    }
+    // The grid over the node split and the top pattern with the group split at its first
+    // candidate (ring when free), then the other group splits with the best of them.
+    if (cands[1].size() > 1) {
+        std::rotate(cands[1].begin(), cands[1].begin() + 1, cands[1].begin() + 2);
+    }
+    Best best;
+    std::array<int, CACORE_PLAN_LEVELS> bp{};
+    auto eval = [&](const std::array<int, CACORE_PLAN_LEVELS> &pt) {
+        Plan pl = build_rail(in, lay, pt);
+        pl.predicted_s = predict_for(pl, in, p.cost);
+        if (!best.have || pl.predicted_s < best.plan.predicted_s) {
+            bp = pt;
+        }
+        best.offer(std::move(pl));
+    };
+    for (int a : cands[0]) {
+        for (int t : cands[2]) {
+            eval({a, cands[1][0], t});
+        }
+    }
+    const auto first = bp;
+    for (size_t i = 1; i < cands[1].size(); ++i) {
+        eval({first[0], cands[1][i], first[2]});
+    }
+    return std::move(best.plan);
+}
+
 }  // namespace
 
 Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *runner_up)
@@ -270,6 +316,23 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
                 best.offer(choose_cool(in, lay, p));
             } catch (const Error &) {
                 // AUTO goes on with the tree and the binomial baseline
+            }
+        }
+        // A RAIL bcast runs when forced (algorithm, rules file) only: AUTO does not offer it
+        // until measurements confirm its predictions (docs/model.md, "Split rails").
+        const bool rail_applies =
+            in.coll == CACORE_COLL_ALLREDUCE || in.coll == CACORE_COLL_ALLGATHER;
+        if (algo == CACORE_ALGO_RAIL) {
+            if (!rail_applies && in.coll != CACORE_COLL_BCAST) {
+                fail_arg(std::string("the rail algorithm does not implement ") + coll_name(in.coll));
+            }
+            best.offer(choose_rail(in, lay, p));
+        } else if (algo == CACORE_ALGO_AUTO && rail_applies && p.pattern[0] == CACORE_PAT_AUTO &&
+                   p.pattern[1] == CACORE_PAT_AUTO && p.pattern[2] == CACORE_PAT_AUTO) {
+            // More messages than a COOL plan: it must win by more than a tie (kTie) to be taken.
+            Plan rail = choose_rail(in, lay, p);
+            if (!best.have || rail.predicted_s < best.plan.predicted_s * (1.0 - kTie)) {
+                best.offer(std::move(rail));
             }
         }
         if ((algo == CACORE_ALGO_AUTO || algo == CACORE_ALGO_TREE) && is_rooted(in.coll)) {
