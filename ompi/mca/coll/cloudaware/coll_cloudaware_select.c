@@ -253,7 +253,10 @@ found:
     if (NULL != plan && !call->commutative && !cacore_plan_preserves_order(plan)) {
         return NULL;   /* a non-commutative op needs rank order, which this plan does not keep */
     }
-    if (call->blocking && NULL != plan) {   /* drift hook: this call may be timed */
+    /* drift hook: a call of the class's decided plan may be timed (never a trial call: the
+     * trial's variants differ by design, which is no drift) */
+    if (call->blocking && NULL != plan && plan == e->run
+        && CLOUDAWARE_TRIAL_RUNNING != e->trial.state) {
         mca_coll_cloudaware_drift_start(m, &e->drift, plan);
     }
     return plan;
