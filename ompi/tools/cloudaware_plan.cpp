@@ -23,6 +23,7 @@
 #include "trace_analysis.hpp"
 #include "trace_svg.hpp"
 #include "tree.hpp"
+#include "units.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -174,21 +175,6 @@ std::string fmt_time(double s)
         std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
     } else {
         std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
-    }
-    return buf;
-}
-
-std::string fmt_bytes(double b)
-{
-    char buf[64];
-    if (b >= 1073741824.0) {
-        std::snprintf(buf, sizeof buf, "%.4g GiB", b / 1073741824.0);
-    } else if (b >= 1048576) {
-        std::snprintf(buf, sizeof buf, "%.4g MiB", b / 1048576);
-    } else if (b >= 1024) {
-        std::snprintf(buf, sizeof buf, "%.4g KiB", b / 1024);
-    } else {
-        std::snprintf(buf, sizeof buf, "%.0f B", b);
     }
     return buf;
 }
@@ -433,7 +419,7 @@ int cmd_show(const Args &a)
         std::printf("}\n");
     } else {
         std::printf("matrix %s: %d nodes; M(m) for m = %s; k = %g, T_span = %d\n",
-                    a.get("matrix").c_str(), n, fmt_bytes(size).c_str(), hp.k, hp.t_span);
+                    a.get("matrix").c_str(), n, format_bytes(size).c_str(), hp.k, hp.t_span);
         std::printf("%s; %d levels\n", times, h.levels());
         for (int l = h.levels() - 1; l >= 1; --l) {
             const auto &lv = h.level(l);
@@ -721,11 +707,11 @@ int cmd_plan(const Args &a)
     } else if (fmt == "dot") {
         static const char *colors[] = {"gray", "blue", "darkgreen", "red", "purple", "orange"};
         std::printf("digraph plan {\n  label=\"%s %s, root %d: %s, predicted %s\";\n",
-                    coll_name(in.coll), fmt_bytes(in.bytes).c_str(), plan.root,
+                    coll_name(in.coll), format_bytes(in.bytes).c_str(), plan.root,
                     plan.description.c_str(), fmt_time(plan.predicted_s).c_str());
         for (const auto &e : edges) {
             std::printf("  r%d -> r%d [color=%s, label=\"%s\"];\n", e.from, e.to,
-                        colors[std::min(e.level, 5)], fmt_bytes(e.bytes).c_str());
+                        colors[std::min(e.level, 5)], format_bytes(e.bytes).c_str());
         }
         for (int r = 0; r < plan.nranks; ++r) {
             std::printf("  r%d [label=\"%d\\n%s\"%s];\n", r, r, m.host(in.rank_node[r]).c_str(),
@@ -734,7 +720,7 @@ int cmd_plan(const Args &a)
         std::printf("}\n");
     } else {
         std::printf("%s of %s per %s, root %d, %d ranks on %d nodes\n", coll_name(in.coll),
-                    fmt_bytes(in.bytes).c_str(), is_gather_type(in.coll) ? "rank" : "call", plan.root,
+                    format_bytes(in.bytes).c_str(), is_gather_type(in.coll) ? "rank" : "call", plan.root,
                     plan.nranks, m.nodes());
         std::printf("plan: %s (%d blocks, %d temporary buffers, %s rank order)\n",
                     plan.description.c_str(), plan.nblocks, plan.ntmp,
@@ -772,7 +758,7 @@ int cmd_plan(const Args &a)
                 break;
             }
             std::printf("  L%d: %d -> %d  %s in %d message%s\n", e.level, e.from, e.to,
-                        fmt_bytes(e.bytes).c_str(), e.messages, e.messages == 1 ? "" : "s");
+                        format_bytes(e.bytes).c_str(), e.messages, e.messages == 1 ? "" : "s");
         }
         if (a.has("steps")) {
             std::fputs(format_steps(plan).c_str(), stdout);

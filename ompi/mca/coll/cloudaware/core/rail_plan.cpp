@@ -191,6 +191,37 @@ Plan rail_allgather(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
     return b.finish(total_bytes(in), CACORE_ALGO_RAIL, describe(R, tk));
 }
 
+// The way down of the allreduce and the bcast: per level from the top, the allgathers inside every
+// unit, then the children past S_l take the result from the child they folded into (`except`, a
+// rank that already has everything, is left out; -1: none).
+void rails_down(const Rails &R, SliceEmitter &se, int nb, const LevelFn &lv, int except)
+{
+    for (int l = R.top - 1; l >= 0; --l) {
+        const int S = R.split[l], P = R.pieces_below(l);
+        const std::vector<Block> pcs = R.pieces(l, nb);
+        for (int g = 0; g < R.ngroups(l); ++g) {
+            const size_t nc = R.children(l, g).size();
+            for (int q = 0; q < P; ++q) {
+                std::vector<int> members;
+                for (int s = 0; s < S; ++s) {
+                    members.push_back(R.child_carrier(l, g, static_cast<size_t>(s), q));
+                }
+                if (R.kind[l] == CACORE_PAT_RABENSEIFNER) {
+                    se.allgather_doubling(members, pcs[q], lv);
+                } else {
+                    se.allgather_ring(members, pcs[q], lv);
+                }
+                for (size_t i = static_cast<size_t>(S); i < nc; ++i) {
+                    const int e = R.child_carrier(l, g, i, q), p = R.child_carrier(l, g, i % S, q);
+                    if (e != except) {
+                        se.give(p, e, pcs[q], lv(p, e));
+                    }
+                }
+            }
+        }
+    }
+}
+
 Plan rail_allreduce(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
 {
     const int n = static_cast<int>(in.rank_node.size());
@@ -269,28 +300,7 @@ Plan rail_allreduce(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
         }
     }
     // Down: the inverse allgathers, then the children past S_l take the result.
-    for (int l = R.top - 1; l >= 0; --l) {
-        const int S = R.split[l], P = R.pieces_below(l);
-        const std::vector<Block> pcs = R.pieces(l, nb);
-        for (int g = 0; g < R.ngroups(l); ++g) {
-            const size_t nc = R.children(l, g).size();
-            for (int q = 0; q < P; ++q) {
-                std::vector<int> members;
-                for (int s = 0; s < S; ++s) {
-                    members.push_back(R.child_carrier(l, g, static_cast<size_t>(s), q));
-                }
-                if (R.kind[l] == CACORE_PAT_RABENSEIFNER) {
-                    se.allgather_doubling(members, pcs[q], lv);
-                } else {
-                    se.allgather_ring(members, pcs[q], lv);
-                }
-                for (size_t i = static_cast<size_t>(S); i < nc; ++i) {
-                    const int e = R.child_carrier(l, g, i, q), p = R.child_carrier(l, g, i % S, q);
-                    se.give(p, e, pcs[q], lv(p, e));
-                }
-            }
-        }
-    }
+    rails_down(R, se, nb, lv, -1);
     return b.finish(total_bytes(in), CACORE_ALGO_RAIL, describe(R, tk));
 }
 
@@ -370,30 +380,7 @@ Plan rail_bcast(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
             }
         }
     }
-    for (int l = R.top - 1; l >= 0; --l) {
-        const int S = R.split[l], P = R.pieces_below(l);
-        const std::vector<Block> pcs = R.pieces(l, nb);
-        for (int g = 0; g < R.ngroups(l); ++g) {
-            const size_t nc = R.children(l, g).size();
-            for (int q = 0; q < P; ++q) {
-                std::vector<int> members;
-                for (int s = 0; s < S; ++s) {
-                    members.push_back(R.child_carrier(l, g, static_cast<size_t>(s), q));
-                }
-                if (R.kind[l] == CACORE_PAT_RABENSEIFNER) {
-                    se.allgather_doubling(members, pcs[q], lv);
-                } else {
-                    se.allgather_ring(members, pcs[q], lv);
-                }
-                for (size_t i = static_cast<size_t>(S); i < nc; ++i) {
-                    const int e = R.child_carrier(l, g, i, q), p = R.child_carrier(l, g, i % S, q);
-                    if (e != root) {
-                        se.give(p, e, pcs[q], lv(p, e));
-                    }
-                }
-            }
-        }
-    }
+    rails_down(R, se, nb, lv, root);
     return b.finish(total_bytes(in), CACORE_ALGO_RAIL, describe(R, tk));
 }
 

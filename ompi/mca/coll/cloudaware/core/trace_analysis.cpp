@@ -9,6 +9,7 @@
 #include "file_text.hpp"
 #include "line_reader.hpp"
 #include "names.hpp"
+#include "units.hpp"
 
 #include <dirent.h>
 
@@ -404,21 +405,6 @@ int trace_size_class(uint64_t bytes)
 
 namespace {
 
-std::string fmt_bytes(double b)
-{
-    char buf[64];
-    if (b >= 1073741824.0) {
-        std::snprintf(buf, sizeof buf, "%.4g GiB", b / 1073741824.0);
-    } else if (b >= 1048576) {
-        std::snprintf(buf, sizeof buf, "%.4g MiB", b / 1048576);
-    } else if (b >= 1024) {
-        std::snprintf(buf, sizeof buf, "%.4g KiB", b / 1024);
-    } else {
-        std::snprintf(buf, sizeof buf, "%.0f B", b);
-    }
-    return buf;
-}
-
 std::string fmt_time(double s)
 {
     char buf[64];
@@ -450,7 +436,7 @@ std::string pct(double f)
 
 std::string trace_class_label(int size_class)
 {
-    return fmt_bytes(std::ldexp(1.0, size_class)) + "-" + fmt_bytes(std::ldexp(1.0, size_class + 1));
+    return format_bytes(std::ldexp(1.0, size_class)) + "-" + format_bytes(std::ldexp(1.0, size_class + 1));
 }
 
 namespace {
@@ -1041,7 +1027,7 @@ std::string format_trace_text(const TraceAnalysis &a, int ncalls)
         const LinkSummary &l = a.links[i];
         std::snprintf(b, sizeof b, "  %s -> %s: %s over %d messages (%s)", escape(l.from).c_str(),
                       escape(l.to).c_str(), fmt_rate(l.rate).c_str(), l.messages,
-                      fmt_bytes(l.bytes).c_str());
+                      format_bytes(l.bytes).c_str());
         o << b;
         if (l.predicted_rate > 0) {
             o << ", matrix " << fmt_rate(l.predicted_rate) << " (" << pct(l.rate / l.predicted_rate)
@@ -1067,14 +1053,14 @@ std::string format_trace_text(const TraceAnalysis &a, int ncalls)
     for (int i = 0; i < ncalls && i < static_cast<int>(slow.size()); ++i) {
         const CallSummary &c = *slow[i];
         std::snprintf(b, sizeof b, "  call %d: %s %s %s, %s (predicted %s), arrival spread %s\n",
-                      c.index, kModeNames[c.mode % 3], coll_name(c.coll), fmt_bytes(c.bytes).c_str(),
+                      c.index, kModeNames[c.mode % 3], coll_name(c.coll), format_bytes(c.bytes).c_str(),
                       fmt_time(c.duration).c_str(), fmt_time(c.predicted).c_str(),
                       fmt_time(c.imbalance).c_str());
         o << b;
         o << "    critical path: rank " << c.first_rank << " arrives";
         for (const auto &h : c.critical_path) {
             o << " -> rank " << h.to << " (" << level_label(std::min(h.level, 2)) << ", "
-              << fmt_bytes(h.bytes) << ", waited " << fmt_time(h.wait) << ")";
+              << format_bytes(h.bytes) << ", waited " << fmt_time(h.wait) << ")";
         }
         o << "\n";
     }

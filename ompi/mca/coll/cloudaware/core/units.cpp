@@ -1,0 +1,26 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
+// units.cpp - sizes as people read them.
+#include "units.hpp"
+
+#include <cstdio>
+
+namespace cacore {
+
+std::string format_bytes(double b)
+{
+    char buf[64];
+    if (b >= 1073741824.0) {
+        std::snprintf(buf, sizeof buf, "%.4g GiB", b / 1073741824.0);
+    } else if (b >= 1048576) {
+        std::snprintf(buf, sizeof buf, "%.4g MiB", b / 1048576);
+    } else if (b >= 1024) {
+        std::snprintf(buf, sizeof buf, "%.4g KiB", b / 1024);
+    } else {
+        std::snprintf(buf, sizeof buf, "%.0f B", b);
+    }
+    return buf;
+}
+
+}  // namespace cacore
