@@ -911,7 +911,9 @@ cacore_calib_summary_t cacore_calib_summarize(int n, const double *latency_s,
     }
 }
 
-/* ---- live trial ---- */
+}  // extern "C"
+
+// ---- Live trial ----
 
 struct cacore_trial_book {
     cacore::TrialBook b;
@@ -943,6 +945,8 @@ int outcome_int(const cacore_trial_t &o)
 }
 
 }  // namespace
+
+extern "C" {
 
 cacore_trial_variant_t cacore_trial_variant(int k, int variants)
 {
