@@ -398,6 +398,7 @@ START_TEST(policy_min_gain_and_bad_input)
     c.run();
     ck_assert_ptr_null(c.d.plan);
     ck_assert(c.d.plan_s > c.d.previous_s * 0.01);
+    c.free_spares();   // the calls below overwrite c.d
     c.in.min_gain = 1.0;
     char err[256];
     ck_assert_int_eq(cacore_decide(c.m, 16, c.rank_node.data(), &c.in, &c.d, err, sizeof err),

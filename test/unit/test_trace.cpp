@@ -160,7 +160,7 @@ END_TEST
 
 START_TEST(malformed_files)
 {
-    ck_assert_str_eq(parse_error(kHead + kCall).c_str(), "");
+    ck_assert(parse_error(kHead + kCall).empty());
     struct {
         std::string text, expect;
     } cases[] = {
