@@ -166,26 +166,6 @@ double parse_bytes(const std::string &s, const char *what)
     return std::floor(v * it->second);
 }
 
-std::string fmt_time(double s)
-{
-    char buf[64];
-    if (s >= 1) {
-        std::snprintf(buf, sizeof buf, "%.3f s", s);
-    } else if (s >= 1e-3) {
-        std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
-    } else {
-        std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
-    }
-    return buf;
-}
-
-std::string fmt_rate(double bps)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.4g Mbit/s", bps * 8 / 1e6);
-    return buf;
-}
-
 // A JSON number; null for a value JSON cannot hold (inf, nan). The matrix reader already
 // rejects values that could make a cost non-finite; this is the second line of defence.
 std::string jnum(double v)
@@ -319,8 +299,8 @@ void write_heatmap(const Matrix &m, const std::string &path)
         if (!(lo <= hi)) {
             lo = hi = 0;  // a single node: no pairs
         }
-        p.lo_label = which == 0 ? fmt_time(lo) : fmt_rate(lo);
-        p.hi_label = which == 0 ? fmt_time(hi) : fmt_rate(hi);
+        p.lo_label = which == 0 ? format_time(lo) : format_rate(lo);
+        p.hi_label = which == 0 ? format_time(hi) : format_rate(hi);
         p.title = which == 0 ? "latency L (row = sender; dark = slow)"
                              : "bandwidth B (row = sender; dark = fast)";
     }
@@ -356,8 +336,8 @@ int cmd_show(const Args &a)
     const double t_total = elapsed(t0);
     const double t_cpu = static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
     char times[160];
-    std::snprintf(times, sizeof times, "read %s, hierarchy %s, total %s (%s CPU)", fmt_time(t_read).c_str(),
-                  fmt_time(t_hier).c_str(), fmt_time(t_total).c_str(), fmt_time(t_cpu).c_str());
+    std::snprintf(times, sizeof times, "read %s, hierarchy %s, total %s (%s CPU)", format_time(t_read).c_str(),
+                  format_time(t_hier).c_str(), format_time(t_total).c_str(), format_time(t_cpu).c_str());
     const int n = m.nodes();
     if (fmt == "json") {
         std::ostringstream os;
@@ -623,7 +603,7 @@ int cmd_plan(const Args &a)
             dec.plan = build_plan(in, decide_params(d));
         } catch (const Error &) {
             std::printf("decision: %s\nprevious    %12s   %s\n", dec.reason.c_str(),
-                        fmt_time(prev_s).c_str(), prev_desc.c_str());
+                        format_time(prev_s).c_str(), prev_desc.c_str());
             return 0;
         }
     }
@@ -708,7 +688,7 @@ int cmd_plan(const Args &a)
         static const char *colors[] = {"gray", "blue", "darkgreen", "red", "purple", "orange"};
         std::printf("digraph plan {\n  label=\"%s %s, root %d: %s, predicted %s\";\n",
                     coll_name(in.coll), format_bytes(in.bytes).c_str(), plan.root,
-                    plan.description.c_str(), fmt_time(plan.predicted_s).c_str());
+                    plan.description.c_str(), format_time(plan.predicted_s).c_str());
         for (const auto &e : edges) {
             std::printf("  r%d -> r%d [color=%s, label=\"%s\"];\n", e.from, e.to,
                         colors[std::min(e.level, 5)], format_bytes(e.bytes).c_str());
@@ -725,31 +705,31 @@ int cmd_plan(const Args &a)
         std::printf("plan: %s (%d blocks, %d temporary buffers, %s rank order)\n",
                     plan.description.c_str(), plan.nblocks, plan.ntmp,
                     plan.preserves_order ? "keeps" : "does not keep");
-        std::printf("predicted   %12s\n", fmt_time(plan.predicted_s).c_str());
-        std::printf("binomial    %12s   (cloudaware %+.1f %%)\n", fmt_time(binom).c_str(),
+        std::printf("predicted   %12s\n", format_time(plan.predicted_s).c_str());
+        std::printf("binomial    %12s   (cloudaware %+.1f %%)\n", format_time(binom).c_str(),
                     100.0 * (plan.predicted_s / binom - 1));
         if (ring >= 0) {
-            std::printf("ring        %12s   (cloudaware %+.1f %%)\n", fmt_time(ring).c_str(),
+            std::printf("ring        %12s   (cloudaware %+.1f %%)\n", format_time(ring).c_str(),
                         100.0 * (plan.predicted_s / ring - 1));
         }
-        std::printf("previous    %12s   (cloudaware %+.1f %%) %s (%s)\n", fmt_time(prev_s).c_str(),
+        std::printf("previous    %12s   (cloudaware %+.1f %%) %s (%s)\n", format_time(prev_s).c_str(),
                     100.0 * (plan.predicted_s / prev_s - 1), prev_desc.c_str(), prev_name(d.previous));
         if (dec.have_alternative && !dec.run_alternative) {
             std::printf("alternative %12s   %s (the live trial tries it too)\n",
-                        fmt_time(dec.alternative.predicted_s).c_str(),
+                        format_time(dec.alternative.predicted_s).c_str(),
                         dec.alternative.description.c_str());
         }
         std::printf("decision: %s%s\n", dec.run_plan ? "plan " : dec.run_alternative ? "alternative " : "",
                     dec.reason.c_str());
         if (mc > 0) {
             std::printf("monte carlo %ld random trees: best %s, median %s (cloudaware %+.1f %% vs best; %.1f s, %ld on the fast path)\n",
-                        mc, fmt_time(mc_best).c_str(), fmt_time(mc_median).c_str(),
+                        mc, format_time(mc_best).c_str(), format_time(mc_median).c_str(),
                         100.0 * (plan.predicted_s / mc_best - 1), t_mc, mc_fast);
         }
         if (a.has("check")) {
             std::printf("check: %s\n", check_error.empty() ? "ok (complete, no deadlock)" : check_error.c_str());
         }
-        std::printf("planning took %s\n", fmt_time(t_plan).c_str());
+        std::printf("planning took %s\n", format_time(t_plan).c_str());
         std::printf("edges (level: from -> to, bytes, messages):\n");
         size_t shown = 0;
         for (const auto &e : edges) {

@@ -405,26 +405,6 @@ int trace_size_class(uint64_t bytes)
 
 namespace {
 
-std::string fmt_time(double s)
-{
-    char buf[64];
-    if (s >= 1) {
-        std::snprintf(buf, sizeof buf, "%.3f s", s);
-    } else if (s >= 1e-3) {
-        std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
-    } else {
-        std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
-    }
-    return buf;
-}
-
-std::string fmt_rate(double bps)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.4g Mbit/s", bps * 8 / 1e6);
-    return buf;
-}
-
 std::string pct(double f)
 {
     char buf[32];
@@ -961,7 +941,7 @@ std::string format_trace_text(const TraceAnalysis &a, int ncalls)
     std::ostringstream o;
     char b[512];
     o << "trace " << escape(a.dir) << ": job " << escape(a.job) << ", " << a.ranks_read << " of "
-      << a.size << " ranks, " << a.calls.size() << " collective calls over " << fmt_time(a.span)
+      << a.size << " ranks, " << a.calls.size() << " collective calls over " << format_time(a.span)
       << "\n";
     if (!a.missing.empty()) {
         o << "missing rank files: " << a.missing.size() << " (first: rank " << a.missing.front()
@@ -984,11 +964,11 @@ std::string format_trace_text(const TraceAnalysis &a, int ncalls)
     for (const auto &c : a.classes) {
         std::snprintf(b, sizeof b, "  %-22s %-21s %5d %11s %11s %11s %11s %11s %11s %11s %11s\n",
                       coll_label(c.coll, c.previous).c_str(), trace_class_label(c.size_class).c_str(),
-                      c.calls, fmt_time(c.mean).c_str(), fmt_time(c.median).c_str(),
-                      c.previous ? "-" : fmt_time(c.predicted).c_str(),
-                      fmt_time(c.level[0]).c_str(), fmt_time(c.level[1]).c_str(),
-                      fmt_time(c.level[2]).c_str(), fmt_time(c.imbalance).c_str(),
-                      fmt_time(c.wait).c_str());
+                      c.calls, format_time(c.mean).c_str(), format_time(c.median).c_str(),
+                      c.previous ? "-" : format_time(c.predicted).c_str(),
+                      format_time(c.level[0]).c_str(), format_time(c.level[1]).c_str(),
+                      format_time(c.level[2]).c_str(), format_time(c.imbalance).c_str(),
+                      format_time(c.wait).c_str());
         o << b;
         if (!c.previous) {
             o << "      plan: " << escape(c.plan) << "\n";
@@ -998,7 +978,7 @@ std::string format_trace_text(const TraceAnalysis &a, int ncalls)
     for (size_t i = 0; i < a.waits.size() && i < 10; ++i) {
         const WaitPair &w = a.waits[i];
         std::snprintf(b, sizeof b, "  rank %d (%s) waited %s on rank %d (%s)\n", w.waiter,
-                      escape(host_label(a, w.waiter)).c_str(), fmt_time(w.seconds).c_str(),
+                      escape(host_label(a, w.waiter)).c_str(), format_time(w.seconds).c_str(),
                       w.culprit, escape(host_label(a, w.culprit)).c_str());
         o << b;
     }
@@ -1008,9 +988,9 @@ std::string format_trace_text(const TraceAnalysis &a, int ncalls)
     o << "\nnodes: ranks, mean time per plan call, arrival wait per call, waited, made others wait\n";
     for (const auto &n : a.nodes) {
         std::snprintf(b, sizeof b, "  %-24s %3zu %11s %11s %11s %11s\n", escape(n.host).c_str(),
-                      n.ranks.size(), fmt_time(n.mean_duration).c_str(),
-                      fmt_time(n.arrival_wait).c_str(), fmt_time(n.waited).c_str(),
-                      fmt_time(n.caused).c_str());
+                      n.ranks.size(), format_time(n.mean_duration).c_str(),
+                      format_time(n.arrival_wait).c_str(), format_time(n.waited).c_str(),
+                      format_time(n.caused).c_str());
         o << b;
     }
     o << "nodes that behave alike (mean time per plan call within 15 %):";
@@ -1026,11 +1006,11 @@ std::string format_trace_text(const TraceAnalysis &a, int ncalls)
     for (size_t i = 0; i < a.links.size() && i < 10; ++i) {
         const LinkSummary &l = a.links[i];
         std::snprintf(b, sizeof b, "  %s -> %s: %s over %d messages (%s)", escape(l.from).c_str(),
-                      escape(l.to).c_str(), fmt_rate(l.rate).c_str(), l.messages,
+                      escape(l.to).c_str(), format_rate(l.rate).c_str(), l.messages,
                       format_bytes(l.bytes).c_str());
         o << b;
         if (l.predicted_rate > 0) {
-            o << ", matrix " << fmt_rate(l.predicted_rate) << " (" << pct(l.rate / l.predicted_rate)
+            o << ", matrix " << format_rate(l.predicted_rate) << " (" << pct(l.rate / l.predicted_rate)
               << ")";
         }
         o << "\n";
@@ -1054,13 +1034,13 @@ std::string format_trace_text(const TraceAnalysis &a, int ncalls)
         const CallSummary &c = *slow[i];
         std::snprintf(b, sizeof b, "  call %d: %s %s %s, %s (predicted %s), arrival spread %s\n",
                       c.index, kModeNames[c.mode % 3], coll_name(c.coll), format_bytes(c.bytes).c_str(),
-                      fmt_time(c.duration).c_str(), fmt_time(c.predicted).c_str(),
-                      fmt_time(c.imbalance).c_str());
+                      format_time(c.duration).c_str(), format_time(c.predicted).c_str(),
+                      format_time(c.imbalance).c_str());
         o << b;
         o << "    critical path: rank " << c.first_rank << " arrives";
         for (const auto &h : c.critical_path) {
             o << " -> rank " << h.to << " (" << level_label(std::min(h.level, 2)) << ", "
-              << format_bytes(h.bytes) << ", waited " << fmt_time(h.wait) << ")";
+              << format_bytes(h.bytes) << ", waited " << format_time(h.wait) << ")";
         }
         o << "\n";
     }
@@ -1204,9 +1184,9 @@ std::string format_trace_comparison_text(const TraceAnalysis &a, const TraceAnal
         }
         std::snprintf(buf, sizeof buf, "  %-22s %-21s %6d %6d %11s %11s %7s %11s %11s\n",
                       coll_label(k.coll, k.previous).c_str(), trace_class_label(k.size_class).c_str(),
-                      x ? x->calls : 0, y ? y->calls : 0, x ? fmt_time(x->mean).c_str() : "-",
-                      y ? fmt_time(y->mean).c_str() : "-", ratio,
-                      x ? fmt_time(x->wait).c_str() : "-", y ? fmt_time(y->wait).c_str() : "-");
+                      x ? x->calls : 0, y ? y->calls : 0, x ? format_time(x->mean).c_str() : "-",
+                      y ? format_time(y->mean).c_str() : "-", ratio,
+                      x ? format_time(x->wait).c_str() : "-", y ? format_time(y->wait).c_str() : "-");
         o << buf;
         if (x && y && x->plan != y->plan) {
             o << "      A plan: " << escape(x->plan) << "\n      B plan: " << escape(y->plan)
@@ -1276,10 +1256,10 @@ std::string format_trace_hints(const TraceAnalysis &a)
     for (const auto *l : slow) {
         bool m = l->predicted_rate > 0;
         std::snprintf(b, sizeof b, "- slow link %s -> %s: %s, %s of %s\n", escape(l->from).c_str(),
-                      escape(l->to).c_str(), fmt_rate(l->rate).c_str(),
+                      escape(l->to).c_str(), format_rate(l->rate).c_str(),
                       pct(l->rate / (m ? l->predicted_rate : med)).c_str(),
-                      m ? ("the matrix's " + fmt_rate(l->predicted_rate)).c_str()
-                        : ("the median link's " + fmt_rate(med)).c_str());
+                      m ? ("the matrix's " + format_rate(l->predicted_rate)).c_str()
+                        : ("the median link's " + format_rate(med)).c_str());
         o << b;
     }
     if (a.links.empty()) {
@@ -1322,8 +1302,8 @@ std::string format_trace_hints(const TraceAnalysis &a)
             }
         }
         std::snprintf(b, sizeof b, "- rank %d (%s) waited %s in all, %s of it on rank %d (%s)\n", r,
-                      escape(host_label(a, r)).c_str(), fmt_time(waited[i].first).c_str(),
-                      fmt_time(top ? top->seconds : 0).c_str(), top ? top->culprit : -1,
+                      escape(host_label(a, r)).c_str(), format_time(waited[i].first).c_str(),
+                      format_time(top ? top->seconds : 0).c_str(), top ? top->culprit : -1,
                       escape(host_label(a, top ? top->culprit : -1)).c_str());
         o << b;
     }
@@ -1362,7 +1342,7 @@ std::string format_trace_hints(const TraceAnalysis &a)
         std::snprintf(b, sizeof b,
                       "- uneven arrival: ranks reach the collectives %s apart on average (%s of the "
                       "calls' time); rank %d (%s) is the last in %d of %d calls\n",
-                      fmt_time(spread / plan_calls).c_str(), pct(spread / dur).c_str(), late_rank,
+                      format_time(spread / plan_calls).c_str(), pct(spread / dur).c_str(), late_rank,
                       escape(host_label(a, late_rank)).c_str(), most, plan_calls);
         o << b;
     }
