@@ -1156,6 +1156,20 @@ std::map<ClassKey, const ClassSummary *> by_class(const TraceAnalysis &a)
     return m;
 }
 
+// The classes of either run.
+std::set<ClassKey> class_keys(const std::map<ClassKey, const ClassSummary *> &a,
+                              const std::map<ClassKey, const ClassSummary *> &b)
+{
+    std::set<ClassKey> keys;
+    for (const auto &k : a) {
+        keys.insert(k.first);
+    }
+    for (const auto &k : b) {
+        keys.insert(k.first);
+    }
+    return keys;
+}
+
 }  // namespace
 
 std::string format_trace_comparison_text(const TraceAnalysis &a, const TraceAnalysis &b)
@@ -1169,13 +1183,7 @@ std::string format_trace_comparison_text(const TraceAnalysis &a, const TraceAnal
                   "A", "B", "A mean", "B mean", "B/A", "A wait", "B wait");
     o << buf;
     auto ma = by_class(a), mb = by_class(b);
-    std::set<ClassKey> keys;
-    for (const auto &k : ma) {
-        keys.insert(k.first);
-    }
-    for (const auto &k : mb) {
-        keys.insert(k.first);
-    }
+    const std::set<ClassKey> keys = class_keys(ma, mb);
     for (const auto &k : keys) {
         const ClassSummary *x = ma.count(k) ? ma[k] : nullptr, *y = mb.count(k) ? mb[k] : nullptr;
         char ratio[32] = "-";
@@ -1202,13 +1210,7 @@ std::string format_trace_comparison_json(const TraceAnalysis &a, const TraceAnal
     auto ma = by_class(a), mb = by_class(b);
     o << "{\"a\":" << json_str(a.dir) << ",\"b\":" << json_str(b.dir) << ",\"classes\":[";
     bool first = true;
-    std::set<ClassKey> keys;
-    for (const auto &k : ma) {
-        keys.insert(k.first);
-    }
-    for (const auto &k : mb) {
-        keys.insert(k.first);
-    }
+    const std::set<ClassKey> keys = class_keys(ma, mb);
     for (const auto &k : keys) {
         const ClassSummary *x = ma.count(k) ? ma[k] : nullptr, *y = mb.count(k) ? mb[k] : nullptr;
         o << (first ? "" : ",") << "{\"op\":" << json_str(coll_name(k.coll))
