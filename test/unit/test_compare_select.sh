@@ -1,0 +1,41 @@
+#!/bin/sh
+# Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# test_compare_select.sh - contrib/bench/compare's check of which coll module runs
+# MPI_COMM_WORLD (selected_on_world), on coll_base_verbose 100 output as Open MPI 5.0 writes it:
+# every rank's selection for MPI_COMM_WORLD and MPI_COMM_SELF, and one line where a rank's
+# message is cut off by another rank's "new communicator: MPI_COMM_WORLD" (seen in a real run:
+# the old parser then counted the first rank's MPI_COMM_SELF module, self, as its world module).
+set -eu
+top=${TOP_SRCDIR:-../..}
+python3 - "$top/contrib/bench/compare" <<'PY'
+import sys
+from importlib.machinery import SourceFileLoader
+compare = SourceFileLoader("compare", sys.argv[1]).load_module()
+
+def block(proc, comm, mods):
+    lines = ["[%s] coll:base:comm_select: new communicator: %s (cid 0)" % (proc, comm)]
+    lines += ["[%s] coll:base:comm_select: selecting %11s, priority %3d, %s" % (proc, m, p, e) for m, p, e in mods]
+    return lines
+
+world = [("adapt", 0, "Disabled"), ("basic", 10, "Enabled"), ("libnbc", 10, "Enabled"),
+         ("tuned", 30, "Enabled"), ("han", 35, "Enabled")]
+self_ = [("basic", 10, "Enabled"), ("libnbc", 10, "Enabled"), ("self", 75, "Enabled")]
+a, b = "calab-h5:19274", "calab-h2:19277"
+lines = block(a, "MPI_COMM_WORLD", world)
+lines.append("[%s] coll:base:comm_select: new communicator: MPI_COMM_SELF (cid 1)" % a)
+# a's message cut off by b's
+lines.append("[%s] coll:base:comm_select: component disqualified: tuned (prior" % a
+             + "[%s] coll:base:comm_select: new communicator: MPI_COMM_WORLD (cid 0)" % b)
+lines += block(a, "MPI_COMM_SELF", self_)[1:]
+lines += block(b, "MPI_COMM_WORLD", world)[1:]
+lines += block(b, "MPI_COMM_SELF", self_)
+sel = compare.selected_on_world("\n".join(lines) + "\n")
+assert sel == {a: ("han", 35), b: ("han", 35)}, sel
+# libnbc never counts (it provides only the non-blocking collectives); disabled modules neither
+sel = compare.selected_on_world("\n".join(block(a, "MPI_COMM_WORLD", [("basic", 10, "Enabled"),
+                                                                     ("libnbc", 90, "Enabled"),
+                                                                     ("han", 95, "Disabled")])))
+assert sel == {a: ("basic", 10)}, sel
+print("compare selected_on_world: PASS")
+PY
