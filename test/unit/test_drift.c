@@ -6,11 +6,12 @@
  * baseline, a call
  * drifts when it differs from it by more than the threshold (either way), a full streak of
  * drifting calls asks for a recalibration unless the last one is too recent (then it waits,
- * keeping the streak), a calm call breaks a streak, threshold 0 turns it off; and the node pairs
+ * keeping the streak), a calm call breaks a streak, threshold 0 turns it off, size classes below
+ * min_bytes are not watched; and the node pairs
  * a plan's messages cross (what a recalibration measures again). */
 #include "test_util.h"
 
-static const cacore_drift_params_t defaults = { 0.2, 3, 60.0 };
+static const cacore_drift_params_t defaults = { 0.2, 3, 60.0, 65536 };
 #define NEVER 1e30   /* no recalibration yet */
 
 static cacore_drift_verdict_t feed(cacore_drift_t *d, const cacore_drift_params_t *p,
@@ -114,7 +115,7 @@ END_TEST
 START_TEST(threshold_zero_is_off)
 {
     cacore_drift_t d;
-    const cacore_drift_params_t off = { 0.0, 3, 60.0 };
+    const cacore_drift_params_t off = { 0.0, 3, 60.0, 0 };
     const double t[] = { 1.0, 100.0, 1000.0 };
 
     cacore_drift_init(&d);
@@ -122,6 +123,22 @@ START_TEST(threshold_zero_is_off)
         ck_assert_int_eq(feed(&d, &off, t, NEVER), CACORE_DRIFT_STEADY);
     }
     ck_assert(d.baseline_s == 0.0);
+}
+END_TEST
+
+START_TEST(small_calls_not_watched)
+{
+    cacore_drift_params_t p = defaults;
+
+    ck_assert_int_eq(cacore_drift_watches(&p, 65536), 1);
+    ck_assert_int_eq(cacore_drift_watches(&p, 1 << 20), 1);
+    ck_assert_int_eq(cacore_drift_watches(&p, 32768), 0);
+    ck_assert_int_eq(cacore_drift_watches(&p, 8), 0);
+    p.min_bytes = 0;
+    ck_assert_int_eq(cacore_drift_watches(&p, 1), 1);
+    p.threshold = 0.0;   /* off: nothing is watched */
+    ck_assert_int_eq(cacore_drift_watches(&p, 1 << 20), 0);
+    ck_assert_int_eq(cacore_drift_watches(NULL, 1 << 20), 0);
 }
 END_TEST
 
@@ -150,6 +167,9 @@ START_TEST(bad_input_is_refused)
     ck_assert_int_eq(cacore_drift_check_params(&p, err, sizeof err), CACORE_ERR_ARG);
     p = defaults;
     p.interval_s = 1.0 / 0.0;
+    ck_assert_int_eq(cacore_drift_check_params(&p, err, sizeof err), CACORE_ERR_ARG);
+    p = defaults;
+    p.min_bytes = -1;
     ck_assert_int_eq(cacore_drift_check_params(&p, err, sizeof err), CACORE_ERR_ARG);
     ck_assert_int_eq(cacore_drift_check_params(&defaults, err, sizeof err), CACORE_OK);
 }
@@ -224,6 +244,7 @@ int main(void)
     tcase_add_test(tc, calm_call_breaks_the_streak);
     tcase_add_test(tc, interval_holds_then_allows);
     tcase_add_test(tc, threshold_zero_is_off);
+    tcase_add_test(tc, small_calls_not_watched);
     tcase_add_test(tc, bad_input_is_refused);
     tcase_add_test(tc, plan_node_pairs);
     suite_add_tcase(s, tc);

@@ -103,6 +103,7 @@ typedef struct mca_coll_cloudaware_component_t {
     double recalibrate_threshold;   /* relative change from a plan's baseline; 0 = off */
     int recalibrate_calls;          /* drifting calls in a row that trigger; also the batch */
     double recalibrate_interval;    /* seconds: at most one recalibration per communicator */
+    int recalibrate_min_bytes;      /* smaller size classes are not watched for drift */
 
     int output;   /* opal_output stream */
 } mca_coll_cloudaware_component_t;

@@ -92,6 +92,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .recalibrate_threshold = 0.2,
     .recalibrate_calls = 3,
     .recalibrate_interval = 60.0,
+    .recalibrate_min_bytes = 65536,
     .output = -1,
 };
 
@@ -371,6 +372,12 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                     "Drift detection: at least this many seconds between two recalibrations of "
                     "a communicator (default 60; a drift seen sooner waits). Must be the same on "
                     "every rank.", OPAL_INFO_LVL_4, &c->recalibrate_interval);
+    register_int("recalibrate_min_bytes",
+                 "Drift detection: only calls of at least this many bytes (size class) are "
+                 "watched (default 65536; 0 = all). Smaller calls take the time of the software "
+                 "and the hosts more than the network's, and the times' agreement would cost as "
+                 "much as they do. Must be the same on every rank.",
+                 OPAL_INFO_LVL_4, &c->recalibrate_min_bytes);
 }
 
 static int cloudaware_register(void)
@@ -445,16 +452,17 @@ static int cloudaware_open(void)
     }
     {
         cacore_drift_params_t p = { c->recalibrate_threshold, c->recalibrate_calls,
-                                    c->recalibrate_interval };
+                                    c->recalibrate_interval, c->recalibrate_min_bytes };
         char err[256];
         if (CACORE_OK != cacore_drift_check_params(&p, err, sizeof(err))) {
             opal_output(0, "coll:cloudaware: coll_cloudaware_recalibrate_threshold=%g, "
-                        "_calls=%d, _interval=%g are invalid (%s); using 0.2, 3 and 60",
-                        c->recalibrate_threshold, c->recalibrate_calls,
-                        c->recalibrate_interval, err);
+                        "_calls=%d, _interval=%g, _min_bytes=%d are invalid (%s); using 0.2, 3, "
+                        "60 and 65536", c->recalibrate_threshold, c->recalibrate_calls,
+                        c->recalibrate_interval, c->recalibrate_min_bytes, err);
             c->recalibrate_threshold = 0.2;
             c->recalibrate_calls = 3;
             c->recalibrate_interval = 60.0;
+            c->recalibrate_min_bytes = 65536;
         }
     }
     if (!(c->k > 1.0)) {

@@ -26,7 +26,7 @@ static cacore_drift_params_t params(void)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     cacore_drift_params_t p = { c->recalibrate_threshold, c->recalibrate_calls,
-                                c->recalibrate_interval };
+                                c->recalibrate_interval, c->recalibrate_min_bytes };
     return p;
 }
 
@@ -52,8 +52,10 @@ void mca_coll_cloudaware_drift_init(mca_coll_cloudaware_drift_t *d, cacore_coll_
 void mca_coll_cloudaware_drift_start(mca_coll_cloudaware_module_t *m,
                                      mca_coll_cloudaware_drift_t *d, const cacore_plan_t *plan)
 {
-    if (!enabled() || NULL == plan || 1 != m->trial_depth || NULL != m->trial_now
-        || NULL != m->drift_now) {
+    cacore_drift_params_t p = params();
+
+    if (!enabled() || !cacore_drift_watches(&p, (size_t) 1 << d->bytes_class) || NULL == plan
+        || 1 != m->trial_depth || NULL != m->trial_now || NULL != m->drift_now) {
         return;
     }
     if (d->plan != plan) {   /* the entry runs another plan now (a trial's outcome): start over */

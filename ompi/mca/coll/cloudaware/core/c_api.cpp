@@ -1143,6 +1143,11 @@ cacore_status_t cacore_drift_observe(cacore_drift_t *d, const cacore_drift_param
     });
 }
 
+int cacore_drift_watches(const cacore_drift_params_t *p, size_t class_bytes)
+{
+    return p != nullptr && cacore::drift_watches(*p, class_bytes) ? 1 : 0;
+}
+
 int cacore_plan_node_pairs(const cacore_plan_t *p, int nranks, const int *rank_node, int nnodes,
                            unsigned char *pairs)
 {

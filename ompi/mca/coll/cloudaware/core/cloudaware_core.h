@@ -497,6 +497,7 @@ typedef struct {
     double threshold;     /* relative; 0 = no drift detection */
     int calls;            /* 1..CACORE_DRIFT_MAX_CALLS: batch size and streak length */
     double interval_s;    /* >= 0: least time between two recalibrations of a communicator */
+    int min_bytes;        /* >= 0: calls of a size class below this many bytes are not watched */
 } cacore_drift_params_t;
 typedef struct {
     int warm;             /* the warm-up batch has been seen */
@@ -523,6 +524,11 @@ cacore_status_t cacore_drift_check_params(const cacore_drift_params_t *p, char *
 cacore_status_t cacore_drift_observe(cacore_drift_t *d, const cacore_drift_params_t *p,
                                      const double *times, double since_last_s,
                                      cacore_drift_verdict_t *out, char *err, size_t errlen);
+/* 1 when calls of the size class starting at class_bytes are watched for drift (detection on and
+ * class_bytes >= p->min_bytes), else 0. Small calls are left alone: their times are the
+ * software's and the host's, not the network's, which recalibration measures, and the agreement
+ * (one allreduce per batch) would cost as much as the calls. */
+int cacore_drift_watches(const cacore_drift_params_t *p, size_t class_bytes);
 /* The node pairs the plan's messages cross: pairs[a * nnodes + b] = pairs[b * nnodes + a] = 1
  * for every SEND or RECV step between ranks on nodes a != b (rank_node[nranks], the plan's rank
  * count); everything else 0. Returns the number of unordered pairs set; -1 on bad arguments. */

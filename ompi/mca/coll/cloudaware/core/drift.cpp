@@ -33,9 +33,17 @@ void drift_check_params(const cacore_drift_params_t &p)
     if (!std::isfinite(p.interval_s) || p.interval_s < 0.0) {
         fail_arg("drift: the interval must be finite and >= 0 seconds");
     }
+    if (p.min_bytes < 0) {
+        fail_arg("drift: min_bytes must be >= 0");
+    }
 }
 
 bool drift_enabled(const cacore_drift_params_t &p) { return p.threshold > 0.0; }
+
+bool drift_watches(const cacore_drift_params_t &p, size_t class_bytes)
+{
+    return drift_enabled(p) && class_bytes >= static_cast<size_t>(std::max(p.min_bytes, 0));
+}
 
 cacore_drift_verdict_t drift_observe(cacore_drift_t &d, const cacore_drift_params_t &p,
                                      const std::vector<double> &times, double since_last_s)

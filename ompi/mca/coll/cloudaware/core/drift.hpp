@@ -27,6 +27,9 @@ void drift_check_params(const cacore_drift_params_t &p);
 // true when the parameters ask for drift detection at all (threshold > 0).
 bool drift_enabled(const cacore_drift_params_t &p);
 
+// true when calls of the size class starting at class_bytes are watched (cacore_drift_watches).
+bool drift_watches(const cacore_drift_params_t &p, size_t class_bytes);
+
 // One batch of agreed call times (times.size() == p.calls, each finite >= 0) of the plan whose
 // state is d; since_last_s: the agreed time since this communicator's last recalibration (a huge
 // value when there was none). Updates d and says what to do.
