@@ -7,7 +7,8 @@
 # call is in the files of all members of its communicator, and every send has its receive on the
 # peer with the same size (counted here with awk and by cloudaware-plan trace); world rank 0's hints.txt is what `cloudaware-plan trace --hints` says
 # of the same files. Tracing off writes nothing; a symbolic link as the directory, or planted as a
-# rank's file, is refused with one line per rank concerned and the job runs on. About 7 s alone.
+# rank's file, is refused with one line per rank concerned and the job runs on; a trace whose first
+# call went to the previous module starts at that call. About 8 s alone.
 . "${TEST_SRCDIR:-.}/mpitest.sh" || exit 99
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cloudaware-trace.XXXXXX")
@@ -51,6 +52,18 @@ grep -q "^calls: [1-9][0-9]*, 0 of them not recorded by every member" "$work/ana
 cmp -s "$work/hints.txt" "$work/t/hints.txt" \
     || fail "hints.txt differs from cloudaware-plan trace --hints: $(diff "$work/hints.txt" "$work/t/hints.txt")"
 echo "ok: traced, consistent, analysed"
+
+# ---- the first traced call handed to the previous module (its file opens after the call
+# started): time 0 moves back to its start, no time is negative, and the analysis reads it ----
+ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_algorithm linear --mca coll_cloudaware_trace "$work/p" \
+    "${prog[@]}" >/dev/null || fail "nbc_check with tracing (algorithm linear) failed"
+first=$(grep -m 1 -E "^(call|previous) " "$work/p/rank-0.trace")
+case "$first" in previous\ *" start 0.000000000 end "*) ;; *) fail "first record: $first" ;; esac
+if grep -h -E "^(call|previous) " "$work"/p/rank-*.trace | grep -q -E " (start|end) -"; then
+    fail "a negative time: $(grep -h -E " (start|end) -" "$work"/p/rank-*.trace | head -n 1)"
+fi
+"$P" trace "$work/p" >/dev/null || fail "the analysis refused a trace that starts with the previous module"
+echo "ok: a trace that starts with a call of the previous module"
 
 # ---- tracing off (the default, and empty): nothing written ----
 mkdir "$work/off"

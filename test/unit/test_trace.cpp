@@ -6,7 +6,9 @@
 // 1 MiB bcast run as a plan (0 -> 2 across the nodes, then 0 -> 1 and 2 -> 3 inside them; rank 2
 // arrives 2 ms late) and one allreduce handed to the previous module. Every number below follows
 // from the file by hand, as docs/monitoring.md explains. Then malformed files: each one a
-// one-line error naming the file and the line.
+// one-line error naming the file and the line. And a link that slows down under a running job
+// (12 calls of 1 MiB from host h0 to h1, the last 4 five times slower): named, with the call it
+// started at and the time it cost; not with a steady link.
 #include <check.h>
 
 #include "test_util.h"
@@ -208,6 +210,72 @@ START_TEST(malformed_files)
 }
 END_TEST
 
+// A directory with two ranks on hosts h0 and h1: `calls` bcasts of 1 MiB from rank 0 to rank 1,
+// call k taking seconds(k) on the link, 1 s apart.
+template <typename F> std::string write_link_run(int calls, F seconds)
+{
+    char dir[] = "/tmp/cacore-trace-drop-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    for (int r = 0; r < 2; ++r) {
+        std::string text = "cloudaware-trace 1\nrank " + std::to_string(r) + " size 2 job 9 host h" +
+                           std::to_string(r) + " pid 1\nclock realtime 100.0\n"
+                           "comm 0 cid 0 size 2 ranks 0 1\nplan 0 linear over ranks\n";
+        for (int k = 0; k < calls; ++k) {
+            const double t = 1.0 + k, d = seconds(k);
+            const std::string tt = std::to_string(t), te = std::to_string(t + d);
+            text += "step " + std::to_string(k) + " round 0 kind " + (r ? "recv" : "send") +
+                    " level 1 peer " + std::to_string(1 - r) + " bytes 1048576 post " + tt +
+                    " done " + te + " wait " + (r ? std::to_string(d) : "0") + "\n";
+            text += "call " + std::to_string(k) + " comm 0 seq " + std::to_string(k) +
+                    " op bcast mode blocking root 0 bytes 1048576 plan 0 predicted 0.1 start " + tt +
+                    " end " + te + " status ok\n";
+        }
+        FILE *f = std::fopen((std::string(dir) + "/rank-" + std::to_string(r) + ".trace").c_str(), "w");
+        std::fputs(text.c_str(), f);
+        std::fclose(f);
+    }
+    return dir;
+}
+
+void remove_link_run(const std::string &d)
+{
+    std::remove((d + "/rank-0.trace").c_str());
+    std::remove((d + "/rank-1.trace").c_str());
+    rmdir(d.c_str());
+}
+
+START_TEST(link_rate_drop)
+{
+    std::string d = write_link_run(12, [](int k) { return k < 8 ? 0.1 : 0.5; });
+    TraceAnalysis a = analyse_trace(read_trace_dir(d), nullptr);
+    ck_assert_int_eq(static_cast<int>(a.dropped.size()), 1);
+    const LinkSummary &l = a.dropped[0];
+    ck_assert_str_eq(l.from.c_str(), "h0");
+    ck_assert_str_eq(l.to.c_str(), "h1");
+    ck_assert_int_eq(l.drop_call, 8);
+    ck_assert(std::fabs(l.early_rate - 1048576 / 0.1) < 1);
+    ck_assert(std::fabs(l.drop_rate - 1048576 / 0.5) < 1);
+    ck_assert(std::fabs(l.drop_ratio - 0.2) < 1e-9);
+    ck_assert(std::fabs(l.drop_lost_s - 3 * 0.4) < 1e-6);   // 3 calls, each 0.4 s longer
+    const std::string hints = format_trace_hints(a);
+    ck_assert_msg(hints.find("- link h0 -> h1 slowed down from call 8: ") != std::string::npos, "%s",
+                  hints.c_str());
+    ck_assert(format_trace_text(a, 0).find("h0 -> h1: 83.89 Mbit/s -> 16.78 Mbit/s from call 8 (20 %)") !=
+              std::string::npos);
+    ck_assert(format_trace_json(a).find("\"dropped\":[{\"from\":\"h0\",\"to\":\"h1\"") !=
+              std::string::npos);
+    remove_link_run(d);
+    // a steady link, and one that drops to only 60 % of its rate: no drop reported
+    for (double late : {0.1, 1.0 / 6}) {
+        d = write_link_run(12, [late](int k) { return k < 8 ? 0.1 : late; });
+        a = analyse_trace(read_trace_dir(d), nullptr);
+        ck_assert_int_eq(static_cast<int>(a.dropped.size()), 0);
+        ck_assert(format_trace_hints(a).find("slowed down") == std::string::npos);
+        remove_link_run(d);
+    }
+}
+END_TEST
+
 START_TEST(directory_errors)
 {
     char dir[] = "/tmp/cacore-trace-XXXXXX";
@@ -268,6 +336,7 @@ int main()
     tcase_add_test(tc, hints_through_the_c_api);
     tcase_add_test(tc, malformed_files);
     tcase_add_test(tc, directory_errors);
+    tcase_add_test(tc, link_rate_drop);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

@@ -166,8 +166,10 @@ static int self_gone(MPI_Comm comm, int key, void *value, void *extra)
 }
 
 /* Opens DIR/rank-<world rank>.trace and writes its header (lock held; called from an MPI call,
- * never from progress). false: tracing is off. */
-static bool ensure_file(void)
+ * never from progress); the file's time 0 is `earliest` (monotonic seconds: the start of the
+ * record that opens it, which may precede the opening) or now, whichever comes first. false:
+ * tracing is off. */
+static bool ensure_file(double earliest)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     char why[512], *host;
@@ -212,6 +214,14 @@ static bool ensure_file(void)
     /* Time 0 of the file and the wall clock then (aligns hosts: docs/trace-format.md). */
     tr.origin = mca_coll_cloudaware_trace_now();
     clock_gettime(CLOCK_REALTIME, &real);
+    if (earliest < tr.origin) {   /* a record that started before now: time 0 moves back to it */
+        double back = tr.origin - earliest;
+        long long ns = (long long) real.tv_sec * 1000000000LL + real.tv_nsec
+                       - (long long) (back * 1e9);
+        real.tv_sec = (time_t) (ns / 1000000000LL);
+        real.tv_nsec = (long) (ns % 1000000000LL);
+        tr.origin = earliest;
+    }
     host = mca_coll_cloudaware_proc_hostname(&ompi_proc_local()->super);
     fprintf(tr.file, "cloudaware-trace 1\n");
     fprintf(tr.file, "rank %u size %d job %u host %s", (unsigned) OPAL_PROC_MY_NAME.vpid,
@@ -338,7 +348,7 @@ void mca_coll_cloudaware_trace_describe(mca_coll_cloudaware_trace_call_t *t, con
     const cacore_plan_t *p = plan;
 
     OPAL_THREAD_LOCK(&tr.lock);
-    if (ensure_file()) {
+    if (ensure_file(mca_coll_cloudaware_trace_now())) {
         t->traced = true;
         t->owner = owner;
         t->coll = (uint8_t) coll;
@@ -357,7 +367,7 @@ void mca_coll_cloudaware_trace_call_start(mca_coll_cloudaware_trace_call_t *t,
     trace_comm_t *e;
 
     OPAL_THREAD_LOCK(&tr.lock);
-    if (ensure_file() && NULL != (e = comm_entry(t->owner, comm))) {
+    if (ensure_file(mca_coll_cloudaware_trace_now()) && NULL != (e = comm_entry(t->owner, comm))) {
         t->comm = e->id;
         t->seq = e->seq++;
         t->call = tr.ncalls++;
@@ -425,7 +435,7 @@ void mca_coll_cloudaware_trace_previous(const void *owner, ompi_communicator_t *
     trace_rec_t *r;
 
     OPAL_THREAD_LOCK(&tr.lock);
-    if (ensure_file() && NULL != (e = comm_entry(owner, comm))
+    if (ensure_file(start) && NULL != (e = comm_entry(owner, comm))
         && NULL != (r = new_record(REC_PREVIOUS))) {
         r->kind = (uint8_t) coll;
         r->mode = (uint8_t) mode;

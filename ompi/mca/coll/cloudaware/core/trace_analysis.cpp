@@ -564,6 +564,54 @@ double median(std::vector<double> v)
     return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
+// One call's traffic over one link (kBulkLinkBytes or more).
+struct BulkCall {
+    int call;               // CallSummary::index
+    double bytes, seconds;
+};
+
+// The link's early rate (median of its first third of bulk calls) and its slowest window of
+// kLinkDropCalls bulk calls in a row after them (their median): s.early_rate, s.drop_rate,
+// s.drop_ratio, s.drop_call and s.drop_lost_s. Needs at least 2 * kLinkDropCalls bulk calls.
+void find_drop(const std::vector<BulkCall> &calls, LinkSummary &s)
+{
+    const size_t n = calls.size(), w = static_cast<size_t>(kLinkDropCalls);
+    if (n < 2 * w) {
+        return;
+    }
+    const size_t early_n = std::max(w, n / 3);
+    std::vector<double> early;
+    for (size_t i = 0; i < early_n; ++i) {
+        early.push_back(calls[i].bytes / calls[i].seconds);
+    }
+    s.early_rate = median(early);
+    if (!(s.early_rate > 0)) {
+        return;
+    }
+    for (size_t i = early_n; i + w <= n; ++i) {
+        std::vector<double> win;
+        double lost = 0;
+        for (size_t k = i; k < i + w; ++k) {
+            win.push_back(calls[k].bytes / calls[k].seconds);
+            lost += calls[k].seconds - calls[k].bytes / s.early_rate;
+        }
+        // The slowest window; of windows as slow, the one that lost the most time.
+        const double r = median(win) / s.early_rate;
+        if (r < s.drop_ratio - 1e-9 || (r < s.drop_ratio + 1e-9 && lost > s.drop_lost_s)) {
+            s.drop_ratio = r;
+            s.drop_rate = median(win);
+            s.drop_lost_s = lost;
+            s.drop_call = calls[i].call;
+            for (size_t k = i; k < i + w; ++k) {   // from its first slow call
+                if (calls[k].bytes / calls[k].seconds < kLinkDropRatio * s.early_rate) {
+                    s.drop_call = calls[k].call;
+                    break;
+                }
+            }
+        }
+    }
+}
+
 }  // namespace
 
 TraceAnalysis analyse_trace(const TraceRun &run, const Matrix *m)
@@ -584,6 +632,7 @@ TraceAnalysis analyse_trace(const TraceRun &run, const Matrix *m)
     struct LinkAcc {
         int messages = 0;
         double bytes = 0, seconds = 0, predicted = 0;
+        std::vector<BulkCall> bulk_calls;   // the calls that carried kBulkLinkBytes or more
     };
     std::map<std::pair<std::string, std::string>, LinkAcc> links;
     std::map<std::pair<int, int>, double> waits;
@@ -674,6 +723,7 @@ TraceAnalysis analyse_trace(const TraceRun &run, const Matrix *m)
             node_arrivals[na.first].push_back(sum / na.second.size());
         }
         // Links: the time from when both sides had posted to the receive's completion.
+        std::map<std::pair<std::string, std::string>, std::pair<double, double>> in_call;
         for (const auto &msg : storage) {
             const std::string &hf = host_of[msg.send.rank], &ht = host_of[msg.recv.rank];
             double t = msg.recv.done() - std::max(msg.send.post(), msg.recv.post());
@@ -684,11 +734,19 @@ TraceAnalysis analyse_trace(const TraceRun &run, const Matrix *m)
             la.messages++;
             la.bytes += static_cast<double>(msg.recv.step->bytes);
             la.seconds += t;
+            auto &ic = in_call[{hf, ht}];
+            ic.first += static_cast<double>(msg.recv.step->bytes);
+            ic.second += t;
             if (m != nullptr) {
                 int i = host_index(*m, hf), j = host_index(*m, ht);
                 if (i >= 0 && j >= 0) {
                     la.predicted += m->cost(i, j, static_cast<double>(msg.recv.step->bytes));
                 }
+            }
+        }
+        for (const auto &ic : in_call) {
+            if (ic.second.first >= kBulkLinkBytes) {
+                links[ic.first].bulk_calls.push_back({cs.index, ic.second.first, ic.second.second});
             }
         }
         // Critical path: back from the last rank to finish, through what each rank waited for.
@@ -791,9 +849,21 @@ TraceAnalysis analyse_trace(const TraceRun &run, const Matrix *m)
         s.seconds = l.second.seconds;
         s.rate = s.bytes / s.seconds;
         s.predicted_rate = l.second.predicted > 0 ? s.bytes / l.second.predicted : 0;
+        find_drop(l.second.bulk_calls, s);
+        if (s.drop_ratio < kLinkDropRatio) {
+            a.dropped.push_back(s);
+        }
         a.links.push_back(s);
     }
+    std::sort(a.dropped.begin(), a.dropped.end(), [](const LinkSummary &x, const LinkSummary &y) {
+        return x.drop_lost_s > y.drop_lost_s;
+    });
+    // Pairs that carried less than kBulkLinkBytes come last: their few small messages time the
+    // peers' arrival and the software, not the link.
     std::sort(a.links.begin(), a.links.end(), [](const LinkSummary &x, const LinkSummary &y) {
+        if (is_bulk(x) != is_bulk(y)) {
+            return is_bulk(x);
+        }
         double kx = x.predicted_rate > 0 ? x.rate / x.predicted_rate : x.rate;
         double ky = y.predicted_rate > 0 ? y.rate / y.predicted_rate : y.rate;
         if ((x.predicted_rate > 0) != (y.predicted_rate > 0)) {
@@ -1018,6 +1088,18 @@ std::string format_trace_text(const TraceAnalysis &a, int ncalls)
     if (a.links.empty()) {
         o << "  (no messages between nodes)\n";
     }
+    if (!a.dropped.empty()) {
+        o << "\nlinks whose rate dropped during the run (first third of their calls -> slowest "
+          << kLinkDropCalls << " calls in a row)\n";
+        for (const auto &l : a.dropped) {
+            std::snprintf(b, sizeof b, "  %s -> %s: %s -> %s from call %d (%s), %s longer\n",
+                          escape(l.from).c_str(), escape(l.to).c_str(),
+                          format_rate(l.early_rate).c_str(), format_rate(l.drop_rate).c_str(),
+                          l.drop_call, pct(l.drop_ratio).c_str(),
+                          format_time(l.drop_lost_s).c_str());
+            o << b;
+        }
+    }
     std::vector<const CallSummary *> slow;
     for (const auto &c : a.calls) {
         if (!c.previous) {
@@ -1111,6 +1193,14 @@ std::string format_trace_json(const TraceAnalysis &a)
           << ",\"messages\":" << l.messages << ",\"bytes\":" << num(l.bytes)
           << ",\"seconds\":" << num(l.seconds) << ",\"rate_Bps\":" << num(l.rate)
           << ",\"predicted_rate_Bps\":" << num(l.predicted_rate) << "}";
+    }
+    o << "],\"dropped\":[";
+    for (size_t i = 0; i < a.dropped.size(); ++i) {
+        const LinkSummary &l = a.dropped[i];
+        o << (i ? "," : "") << "{\"from\":" << json_str(l.from) << ",\"to\":" << json_str(l.to)
+          << ",\"early_rate_Bps\":" << num(l.early_rate) << ",\"drop_rate_Bps\":"
+          << num(l.drop_rate) << ",\"drop_call\":" << l.drop_call << ",\"lost_s\":"
+          << num(l.drop_lost_s) << "}";
     }
     o << "],\"nodes\":[";
     for (size_t i = 0; i < a.nodes.size(); ++i) {
@@ -1251,7 +1341,7 @@ std::string format_trace_hints(const TraceAnalysis &a)
     std::vector<const LinkSummary *> slow;
     for (const auto &l : a.links) {
         double ref = l.predicted_rate > 0 ? l.predicted_rate : med;
-        if (ref > 0 && l.rate < 0.5 * ref && slow.size() < 3) {
+        if (is_bulk(l) && ref > 0 && l.rate < 0.5 * ref && slow.size() < 3) {
             slow.push_back(&l);
         }
     }
@@ -1262,6 +1352,20 @@ std::string format_trace_hints(const TraceAnalysis &a)
                       pct(l->rate / (m ? l->predicted_rate : med)).c_str(),
                       m ? ("the matrix's " + format_rate(l->predicted_rate)).c_str()
                         : ("the median link's " + format_rate(med)).c_str());
+        o << b;
+    }
+    // Drops that cost at least a quarter of the largest one's time (smaller ones on other links
+    // are mostly the same slowdown seen downstream).
+    for (size_t i = 0; i < a.dropped.size() && i < 3; ++i) {
+        const LinkSummary &l = a.dropped[i];
+        if (l.drop_lost_s < 0.25 * a.dropped[0].drop_lost_s) {
+            break;
+        }
+        std::snprintf(b, sizeof b, "- link %s -> %s slowed down from call %d: %s, %s of its %s "
+                      "before, %s lost over %d calls\n", escape(l.from).c_str(),
+                      escape(l.to).c_str(), l.drop_call, format_rate(l.drop_rate).c_str(),
+                      pct(l.drop_ratio).c_str(), format_rate(l.early_rate).c_str(),
+                      format_time(l.drop_lost_s).c_str(), kLinkDropCalls);
         o << b;
     }
     if (a.links.empty()) {

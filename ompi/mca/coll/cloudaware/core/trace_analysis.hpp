@@ -134,7 +134,23 @@ struct LinkSummary {
     double bytes = 0, seconds = 0;
     double rate = 0;               // bytes / seconds achieved
     double predicted_rate = 0;     // with the matrix: bytes / the matrix's time for them; else 0
+    // A drop of the link's rate during the run (drop_ratio < 1: see kLinkDropRatio): its rate in
+    // its first third of calls against the slowest run of kLinkDropCalls calls in a row, which
+    // starts at call drop_call (CallSummary::index); drop_ratio = drop_rate / early_rate;
+    // drop_lost_s: how much longer those calls' transfers over the link took than at early_rate.
+    double early_rate = 0, drop_rate = 0, drop_ratio = 1, drop_lost_s = 0;
+    int drop_call = -1;
 };
+
+// Links that carried at least this many bytes are ranked by their rate ("slowest links", the
+// slow-link hint); the others come after them and give no hint.
+constexpr double kBulkLinkBytes = 65536;
+inline bool is_bulk(const LinkSummary &l) { return l.bytes >= kBulkLinkBytes; }
+// A link's rate dropped when kLinkDropCalls calls in a row that each carried at least
+// kBulkLinkBytes over it ran at less than kLinkDropRatio of its rate in its first third of such
+// calls (a link degrading under a running job; the median of each window).
+constexpr int kLinkDropCalls = 3;
+constexpr double kLinkDropRatio = 0.5;
 
 struct NodeSummary {
     std::string host;
@@ -155,6 +171,7 @@ struct TraceAnalysis {
     std::vector<WaitPair> waits;           // by seconds, largest first
     std::map<int, double> rank_waited, rank_caused;
     std::vector<LinkSummary> links;        // slowest first (by achieved/predicted with a matrix)
+    std::vector<LinkSummary> dropped;      // links whose rate dropped, most time lost first
     std::vector<NodeSummary> nodes;
     std::vector<std::vector<std::string>> alike;   // nodes whose ranks take alike times
     double coll_fraction = 0, coll_fraction_min = 0, coll_fraction_max = 0;
