@@ -127,12 +127,19 @@ void write_trace_link_heatmap(const cacore::TraceAnalysis &a, const std::string 
     rate.cells = ratio.cells = n;
     rate.f.assign(static_cast<size_t>(n) * n, -1.0);
     ratio.f.assign(static_cast<size_t>(n) * n, -1.0);
+    // Only pairs that carried bulk traffic (is_bulk): a few small messages time the peers and the
+    // software, not the link, and would stretch the scale by orders of magnitude.
     double lo = INFINITY, hi = 0;
     for (const auto &l : a.links) {
-        lo = std::min(lo, l.rate);
-        hi = std::max(hi, l.rate);
+        if (cacore::is_bulk(l)) {
+            lo = std::min(lo, l.rate);
+            hi = std::max(hi, l.rate);
+        }
     }
     for (const auto &l : a.links) {
+        if (!cacore::is_bulk(l)) {
+            continue;
+        }
         const size_t k = static_cast<size_t>(at(l.from)) * n + at(l.to);
         // the slowest link stays visible (0.1), apart from pairs without messages (white)
         rate.f[k] = hi > lo ? 0.1 + 0.9 * std::log(l.rate / lo) / std::log(hi / lo) : 1.0;
@@ -145,7 +152,7 @@ void write_trace_link_heatmap(const cacore::TraceAnalysis &a, const std::string 
     rate.lo_label = lbl;
     std::snprintf(lbl, sizeof lbl, "%.4g Mbit/s", hi * 8 / 1e6);
     rate.hi_label = lbl;
-    rate.title = "achieved rate per node pair (row = sender; dark = fast)";
+    rate.title = "achieved rate per node pair, 64 KiB or more (row = sender; dark = fast)";
     std::vector<HeatPanel> panels{rate};
     if (a.have_matrix) {
         ratio.title = "achieved / matrix rate (dark = as predicted)";
