@@ -37,21 +37,35 @@ START_TEST(judge_medians_and_margin)
     /* Plan calls (even): 5, 1, 2 -> median 2 (a slow first call, connection set-up, does not
      * decide); previous (odd): 3, 3, 9 -> median 3. 2 <= 3 * 0.9: the plan wins. */
     const double t1[] = { 5, 3, 1, 3, 2, 9 };
-    ck_assert_int_eq(cacore_trial_judge(t1, 3, 2, 0.1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t1, 3, 2, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     ck_assert(r.plan_s == 2.0 && r.previous_s == 3.0);
     /* The same times with a margin of 0.4: 2 > 3 * 0.6, the plan is not faster by enough. */
-    ck_assert_int_eq(cacore_trial_judge(t1, 3, 2, 0.4, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t1, 3, 2, 0.4, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
-    /* A tie keeps the previous module unless the margin is 0. */
+    /* A tie keeps what the cost model decided: the previous module, or the plan (margin 0: a
+     * tie is no longer one, equal times go to the plan). */
     const double tie[] = { 1, 1 };
-    ck_assert_int_eq(cacore_trial_judge(tie, 1, 2, 0.05, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(tie, 1, 2, 0.05, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
-    ck_assert_int_eq(cacore_trial_judge(tie, 1, 2, 0.0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(tie, 1, 2, 0.05, 1, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    ck_assert_int_eq(cacore_trial_judge(tie, 1, 2, 0.0, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    /* Within the margin either way is a tie (1.68 against 1.69, 1.74 against 1.69 with 0.05);
+     * beyond it the previous module wins whatever the model said. */
+    const double near1[] = { 1.68, 1.69 }, near2[] = { 1.74, 1.69 }, far[] = { 1.80, 1.69 };
+    ck_assert_int_eq(cacore_trial_judge(near1, 1, 2, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    ck_assert_int_eq(cacore_trial_judge(near2, 1, 2, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    ck_assert_int_eq(cacore_trial_judge(near1, 1, 2, 0.05, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+    ck_assert_int_eq(cacore_trial_judge(far, 1, 2, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
     /* Even counts: the median is the mean of the middle two. */
     const double t2[] = { 4, 1, 2, 1 };
-    ck_assert_int_eq(cacore_trial_judge(t2, 2, 2, 0.0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t2, 2, 2, 0.0, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert(r.plan_s == 3.0 && r.previous_s == 1.0);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
 }
@@ -64,23 +78,23 @@ START_TEST(judge_three_variants)
     /* Calls rotate plan, previous, alternative. Plan 4 4 4, previous 3 3 3, alternative 1 9 1:
      * the alternative's median 1 is the fastest and below 3 * 0.9. */
     const double t1[] = { 4, 3, 1, 4, 3, 9, 4, 3, 1 };
-    ck_assert_int_eq(cacore_trial_judge(t1, 3, 3, 0.1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t1, 3, 3, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_ALTERNATIVE);
     ck_assert(r.plan_s == 4.0 && r.previous_s == 3.0 && r.alternative_s == 1.0);
     /* The plan faster than the alternative: the plan (a tie goes to the plan too). */
     const double t2[] = { 1, 3, 2, 1, 3, 2, 1, 3, 2 };
-    ck_assert_int_eq(cacore_trial_judge(t2, 3, 3, 0.1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t2, 3, 3, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     const double t3[] = { 2, 3, 2 };
-    ck_assert_int_eq(cacore_trial_judge(t3, 1, 3, 0.1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t3, 1, 3, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     /* Both plans within the margin of the previous module: the previous module. */
     const double t4[] = { 2.9, 3, 2.8 };
-    ck_assert_int_eq(cacore_trial_judge(t4, 1, 3, 0.1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t4, 1, 3, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
     /* Two variants report no alternative time. */
     const double t5[] = { 1, 3 };
-    ck_assert_int_eq(cacore_trial_judge(t5, 1, 2, 0.1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t5, 1, 2, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert(r.alternative_s == 0.0);
 }
 END_TEST
@@ -93,14 +107,14 @@ START_TEST(judge_refuses_bad_input)
     const double nan[] = { 1, 0.0 / 0.0 };
     const double ok[] = { 1, 2 };
 
-    ck_assert_int_eq(cacore_trial_judge(neg, 1, 2, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(neg, 1, 2, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
     ck_assert_ptr_nonnull(strstr(err, "time of call 1"));
-    ck_assert_int_eq(cacore_trial_judge(nan, 1, 2, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(ok, 1, 2, 1.0, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(ok, 0, 2, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(NULL, 1, 2, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(ok, 1, 4, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(ok, 1, 1, 0.1, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(nan, 1, 2, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 1, 2, 1.0, 0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 0, 2, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(NULL, 1, 2, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 1, 4, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 1, 1, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
 }
 END_TEST
 

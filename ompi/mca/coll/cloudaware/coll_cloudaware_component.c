@@ -347,8 +347,10 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  "fastest keeps the class. Must be the same on every rank.",
                  OPAL_INFO_LVL_4, &c->trial_calls);
     register_double("trial_margin",
-                    "Live trial: the plan keeps a class only when its median time is at least "
-                    "this fraction below the previous module's (default 0.05; 0 <= x < 1).",
+                    "Live trial: the plan keeps a class when its median time is at least this "
+                    "fraction below the previous module's, the previous module when the plan is "
+                    "more than this fraction slower; in between the cost model's decision stands "
+                    "(default 0.05; 0 <= x < 1).",
                     OPAL_INFO_LVL_4, &c->trial_margin);
     register_double("trial_spread",
                     "Live trial: the cost model's second plan (of another algorithm) takes part "

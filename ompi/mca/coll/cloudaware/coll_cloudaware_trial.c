@@ -47,6 +47,7 @@ void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_
     t->plan = plan;
     t->alternative = NULL != plan ? alternative : NULL;
     t->variants = NULL != t->alternative ? 3 : 2;
+    t->model_chose_plan = NULL != plan && *run == plan;
     t->outcome = CACORE_TRIAL_UNKNOWN;
     t->state = (possible && calls_per_variant() > 0 && NULL != plan)
         ? CLOUDAWARE_TRIAL_PENDING : CLOUDAWARE_TRIAL_NONE;
@@ -282,7 +283,8 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
         mca_coll_cloudaware_pvars_trial(CACORE_TRIAL_UNKNOWN, false);
         return;
     }
-    if (CACORE_OK != cacore_trial_judge(agreed, n, v, c->trial_margin, &r, err, sizeof(err))) {
+    if (CACORE_OK != cacore_trial_judge(agreed, n, v, c->trial_margin, t->model_chose_plan, &r,
+                                          err, sizeof(err))) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
                             "coll:cloudaware: trial of %s: %s; the cost model's choice stays",
                             cacore_coll_name(t->coll), err);

@@ -53,6 +53,7 @@ typedef struct mca_coll_cloudaware_trial_t {
     const cacore_plan_t **run;   /* the entry's choice (NULL: the previous module) */
     const cacore_plan_t *plan;   /* the model's best plan (owned by the entry), or NULL */
     const cacore_plan_t *alternative;   /* its second plan (owned by the entry), or NULL */
+    bool model_chose_plan;       /* before the trial, *run was the plan (a tie keeps it) */
 } mca_coll_cloudaware_trial_t;
 
 /* Sets up the trial of a new entry. run: the entry's choice, which the outcome sets to plan,

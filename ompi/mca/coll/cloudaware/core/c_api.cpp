@@ -961,8 +961,8 @@ int cacore_trial_over(int k, int calls_per_variant, int variants)
 }
 
 cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int variants,
-                                   double margin, cacore_trial_result_t *out, char *err,
-                                   size_t errlen)
+                                   double margin, int model_chose_plan, cacore_trial_result_t *out,
+                                   char *err, size_t errlen)
 {
     return guard(err, errlen, [&] {
         if (times == nullptr || out == nullptr || calls_per_variant < 1 ||
@@ -971,7 +971,8 @@ cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, i
         }
         const std::vector<double> t(times, times + static_cast<size_t>(variants) *
                                                         static_cast<size_t>(calls_per_variant));
-        const cacore::TrialResult r = cacore::trial_judge(t, calls_per_variant, variants, margin);
+        const cacore::TrialResult r = cacore::trial_judge(t, calls_per_variant, variants, margin,
+                                                              model_chose_plan != 0);
         out->outcome = r.outcome;
         out->plan_s = r.plan_s;
         out->previous_s = r.previous_s;

@@ -447,11 +447,13 @@ cacore_trial_variant_t cacore_trial_variant(int k, int variants);
 int cacore_trial_over(int k, int calls_per_variant, int variants);
 /* Judges times[0 .. variants*calls_per_variant) (agreed time of each call, in call order): the
  * faster of the plan and the alternative wins when its median is at least margin below the
- * previous module's. CACORE_ERR_ARG on a time that is not finite >= 0, variants not 2 or 3 or a
- * margin outside [0, 1). */
+ * previous module's, the previous module when it is more than margin above; in between (a tie
+ * within the noise the margin allows) the cost model's own decision stands: the faster plan when
+ * model_chose_plan, else the previous module. CACORE_ERR_ARG on a time that is not finite >= 0,
+ * variants not 2 or 3 or a margin outside [0, 1). */
 cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int variants,
-                                   double margin, cacore_trial_result_t *out, char *err,
-                                   size_t errlen);
+                                   double margin, int model_chose_plan, cacore_trial_result_t *out,
+                                   char *err, size_t errlen);
 /* The key of a communicator's layout (size, node of each rank) under which outcomes are kept. */
 uint64_t cacore_trial_layout_key(int nranks, const int *rank_node);
 

@@ -59,7 +59,8 @@ cacore_trial_variant_t trial_variant(int k, int variants)
 
 bool trial_over(int k, int calls, int variants) { return k >= variants * calls; }
 
-TrialResult trial_judge(const std::vector<double> &times, int calls, int variants, double margin)
+TrialResult trial_judge(const std::vector<double> &times, int calls, int variants, double margin,
+                        bool model_chose_plan)
 {
     if (calls < 1 || (variants != 2 && variants != 3) ||
         times.size() != static_cast<size_t>(variants) * static_cast<size_t>(calls)) {
@@ -82,7 +83,10 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int variant
     r.alternative_s = variants == 3 ? median(of[CACORE_TRIAL_RUN_ALTERNATIVE]) : 0.0;
     const bool alt = variants == 3 && r.alternative_s < r.plan_s;
     const double best = alt ? r.alternative_s : r.plan_s;
-    r.outcome = best <= r.previous_s * (1.0 - margin)
+    // Clearly faster: the plan; clearly slower: the previous module; a tie within the margin:
+    // what the cost model decided (a noisy tie is no reason to overturn it either way).
+    const bool tie = best > r.previous_s * (1.0 - margin) && best <= r.previous_s * (1.0 + margin);
+    r.outcome = best <= r.previous_s * (1.0 - margin) || (tie && model_chose_plan)
                     ? (alt ? CACORE_TRIAL_ALTERNATIVE : CACORE_TRIAL_PLAN)
                     : CACORE_TRIAL_PREVIOUS;
     return r;

@@ -42,7 +42,8 @@ struct TrialResult {
 // `margin` (0 <= margin < 1) below the previous module's: t <= previous_s * (1 - margin);
 // otherwise the previous module does. Throws Error(CACORE_ERR_ARG) on a wrong count or a time
 // that is not finite >= 0.
-TrialResult trial_judge(const std::vector<double> &times, int calls, int variants, double margin);
+TrialResult trial_judge(const std::vector<double> &times, int calls, int variants, double margin,
+                        bool model_chose_plan);
 
 // FNV-1a 64 of the communicator's layout (its size and the node of each rank): a trial outcome
 // holds only for the same ranks on the same nodes.
