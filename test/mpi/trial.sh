@@ -11,6 +11,7 @@
 #   4. coll_cloudaware_trial_calls 0: no trial.  5. An unusable trial book (another version)
 #      is reported, the trial runs again and the book is rewritten.  6. Every collective, and
 #      coll_check (non-commutative ops, zero sizes, IN_PLACE, sub-communicators) with trials.
+#   7. coll_cloudaware_trial_time: calls predicted short get more trial calls (here 16).
 # Which variant wins here is not asserted: shared memory decides that, and it may go either way;
 # the lab test (test/lab/collectives.sh) asserts the previous module winning over a wrong model.
 . "${TEST_SRCDIR:-.}/mpitest.sh" || exit 99
@@ -18,8 +19,10 @@
 work=$(mktemp -d "${TMPDIR:-/tmp}/cloudaware-trial.XXXXXX")
 trap 'rm -rf "$TEST_LOG" "$work"' EXIT
 prog="$TEST_BUILDDIR/trial_check"
-base=(--mca coll cloudaware,basic --mca coll_cloudaware_test_fake_nodes 4
-      --mca coll_cloudaware_calibrate_bandwidth_bytes 4096)
+common=(--mca coll cloudaware,basic --mca coll_cloudaware_test_fake_nodes 4
+        --mca coll_cloudaware_calibrate_bandwidth_bytes 4096)
+# coll_cloudaware_trial_time 0: trial_calls calls per variant, however short (section 7 tests it)
+base=("${common[@]}" --mca coll_cloudaware_trial_time 0)
 
 # The blocking (or, with PREFIX=i, nonblocking) per-call paths of rank 0 for "gather of 65536
 # bytes", one per line: "cool", "tree", ... for a plan, "previous" for the previous module.
@@ -151,4 +154,14 @@ expect_in_log "coll_check: 4 ranks, .* 0 failures"
 n=$(grep -c "trial of .*outcome: " "$TEST_LOG")
 [ "$n" -ge 5 ] || fail "coll_check completed only $n trials"
 echo "ok: every collective right under trials; coll_check completed $n trials"
+
+echo "--- 7. short calls: coll_cloudaware_trial_time lengthens the trial"
+ca_mpirun 4 "${common[@]}" --mca coll_cloudaware_trial_time 1 --mca coll_cloudaware_verbose 10 \
+    --mca coll_cloudaware_trial_spread 0 "$prog" gather 16384 40 >/dev/null || fail "trial_check failed (trial_time 1)"
+expect_in_log "trial_check: gather count=16384 reps=40 on 4 ranks: .* 0 failures"
+report=$(grep -o 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*; previous module: [^(]* s (median' \
+         "$TEST_LOG" | head -n 1)
+n=$(echo "$report" | sed 's/.*; previous module: \([^(]*\) s (median$/\1/' | wc -w)
+[ "$n" = 16 ] || fail "expected 16 trial calls of the previous module (a 64 KiB gather on one host is predicted far below 1 s / 3), saw $n: $report"
+echo "ok: a trial of short calls ran 16 calls per variant"
 echo "PASS: live trial"

@@ -99,6 +99,22 @@ START_TEST(judge_three_variants)
 }
 END_TEST
 
+START_TEST(calls_by_predicted_time)
+{
+    /* 3 calls by default; a 1 ms call with a 50 ms budget: 50 calls wanted, 16 at most; a 10 ms
+     * call: 5; 20 ms or more: 3 (3 x 20 ms > 50 ms); no prediction or no budget: 3; no trial. */
+    ck_assert_int_eq(cacore_trial_calls(3, 0.05, 0.001), CACORE_TRIAL_MAX_CALLS);
+    ck_assert_int_eq(cacore_trial_calls(3, 0.05, 0.01), 5);
+    ck_assert_int_eq(cacore_trial_calls(3, 0.05, 0.02), 3);
+    ck_assert_int_eq(cacore_trial_calls(3, 0.05, 1.5), 3);
+    ck_assert_int_eq(cacore_trial_calls(3, 0.05, 0.0), 3);
+    ck_assert_int_eq(cacore_trial_calls(3, 0.0, 0.001), 3);
+    ck_assert_int_eq(cacore_trial_calls(3, 0.05, 0.0 / 0.0), 3);
+    ck_assert_int_eq(cacore_trial_calls(0, 0.05, 0.001), 0);
+    ck_assert_int_eq(cacore_trial_calls(20, 0.05, 0.001), CACORE_TRIAL_MAX_CALLS);
+}
+END_TEST
+
 START_TEST(judge_refuses_bad_input)
 {
     cacore_trial_result_t r;
@@ -246,6 +262,7 @@ int main(void)
     tcase_add_test(tc, judge_medians_and_margin);
     tcase_add_test(tc, judge_three_variants);
     tcase_add_test(tc, judge_refuses_bad_input);
+    tcase_add_test(tc, calls_by_predicted_time);
     tcase_add_test(tc, layout_key_tells_layouts_apart);
     tcase_add_test(tc, book_round_trips);
     tcase_add_test(tc, bad_books_are_refused);

@@ -95,6 +95,7 @@ typedef struct mca_coll_cloudaware_component_t {
                                     -1 = measured (flow model) */
     /* live trial (coll_cloudaware_trial.c) */
     int trial_calls;             /* blocking calls per variant; 0 = no trials */
+    double trial_time;           /* seconds: more calls per variant when they are shorter */
     double trial_margin;         /* the plan keeps a class only when this much faster */
     double trial_spread;         /* the second plan is tried when predicted within this factor */
     int previous_model;          /* cacore_prev_t, or CLOUDAWARE_PREVIOUS_AUTO */

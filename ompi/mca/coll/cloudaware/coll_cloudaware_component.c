@@ -85,6 +85,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .model_slots = -1,
     .trial_calls = 3,
     .trial_margin = 0.05,
+    .trial_time = 0.05,
     .trial_spread = 2.0,
     .previous_model = CLOUDAWARE_PREVIOUS_AUTO,
     .trace_dir = NULL,
@@ -346,6 +347,13 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  "(default 3, at most 16; 0 = no trials, the cost model alone decides); the "
                  "fastest keeps the class. Must be the same on every rank.",
                  OPAL_INFO_LVL_4, &c->trial_calls);
+    register_double("trial_time",
+                    "Live trial: when coll_cloudaware_trial_calls calls of a variant are "
+                    "predicted to take less than this many seconds together, each variant runs "
+                    "ceil(this / the predicted time of one call) calls instead, at most 16 "
+                    "(short calls are the noisiest, and the first ones also set up connections; "
+                    "default 0.05; 0 = always coll_cloudaware_trial_calls). Must be the same on "
+                    "every rank.", OPAL_INFO_LVL_4, &c->trial_time);
     register_double("trial_margin",
                     "Live trial: the plan keeps a class when its median time is at least this "
                     "fraction below the previous module's, the previous module when the plan is "
@@ -451,6 +459,11 @@ static int cloudaware_open(void)
                     "using %d", c->trial_calls, CLOUDAWARE_TRIAL_MAX_CALLS,
                     c->trial_calls < 0 ? 0 : CLOUDAWARE_TRIAL_MAX_CALLS);
         c->trial_calls = c->trial_calls < 0 ? 0 : CLOUDAWARE_TRIAL_MAX_CALLS;
+    }
+    if (!(c->trial_time >= 0.0 && c->trial_time < 1e9)) {   /* also NaN and inf */
+        opal_output(0, "coll:cloudaware: coll_cloudaware_trial_time=%g is invalid (a number of "
+                    "seconds >= 0); using 0.05", c->trial_time);
+        c->trial_time = 0.05;
     }
     {
         cacore_drift_params_t p = { c->recalibrate_threshold, c->recalibrate_calls,

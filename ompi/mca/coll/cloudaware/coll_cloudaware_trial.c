@@ -27,10 +27,15 @@ static double now(void)
     return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
 }
 
-/* coll_cloudaware_trial_calls, checked to be 0..CLOUDAWARE_TRIAL_MAX_CALLS when opened. */
-static int calls_per_variant(void)
+/* Calls per variant for a trial of this plan: coll_cloudaware_trial_calls (checked to be
+ * 0..CLOUDAWARE_TRIAL_MAX_CALLS when opened), more for short calls (coll_cloudaware_trial_time).
+ * The same on every rank: the plan and its prediction are. */
+static int calls_per_variant(const cacore_plan_t *plan)
 {
-    return mca_coll_cloudaware_component.trial_calls;
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+
+    return cacore_trial_calls(c->trial_calls, c->trial_time,
+                              NULL != plan ? cacore_plan_predicted(plan) : 0.0);
 }
 
 void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_t coll, int root,
@@ -49,7 +54,8 @@ void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_
     t->variants = NULL != t->alternative ? 3 : 2;
     t->model_chose_plan = NULL != plan && *run == plan;
     t->outcome = CACORE_TRIAL_UNKNOWN;
-    t->state = (possible && calls_per_variant() > 0 && NULL != plan)
+    t->per_variant = calls_per_variant(plan);
+    t->state = (possible && t->per_variant > 0 && NULL != plan)
         ? CLOUDAWARE_TRIAL_PENDING : CLOUDAWARE_TRIAL_NONE;
 }
 
@@ -256,11 +262,12 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     double agreed[3 * CLOUDAWARE_TRIAL_MAX_CALLS], t0, t_store;
     cacore_trial_result_t r;
     char err[256], plan_times[256], prev_times[256], alt_times[256], alt[1024];
-    int n = calls_per_variant(), rc, v;
+    int n, rc, v;
 
     if (--m->trial_depth > 0 || NULL == t) {
         return;
     }
+    n = t->per_variant;
     m->trial_now = NULL;
     t->times[t->calls] = now() - t->start;
     t->calls++;

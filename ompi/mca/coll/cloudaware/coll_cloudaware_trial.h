@@ -27,7 +27,7 @@
 BEGIN_C_DECLS
 
 /* The most calls per variant a trial makes (coll_cloudaware_trial_calls is capped to it). */
-#define CLOUDAWARE_TRIAL_MAX_CALLS 16
+#define CLOUDAWARE_TRIAL_MAX_CALLS CACORE_TRIAL_MAX_CALLS
 
 typedef enum {
     CLOUDAWARE_TRIAL_NONE = 0,      /* no trial: rules decided, no plan could be built, or off */
@@ -48,6 +48,7 @@ typedef struct mca_coll_cloudaware_trial_t {
     double learn_s;              /* the broadcast of the stored outcome took this long */
     double barrier_s;            /* the barriers before the trial calls, together */
     int variants;                /* 2 (plan, previous) or 3 (and the alternative) */
+    int per_variant;             /* calls per variant (cacore_trial_calls) */
     double times[3 * CLOUDAWARE_TRIAL_MAX_CALLS];   /* local time of each call */
     cacore_trial_t outcome;
     const cacore_plan_t **run;   /* the entry's choice (NULL: the previous module) */

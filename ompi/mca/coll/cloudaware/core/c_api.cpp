@@ -955,6 +955,11 @@ cacore_trial_variant_t cacore_trial_variant(int k, int variants)
                                           : CACORE_TRIAL_RUN_PLAN;
 }
 
+int cacore_trial_calls(int base, double budget_s, double predicted_s)
+{
+    return cacore::trial_calls(base, budget_s, predicted_s);
+}
+
 int cacore_trial_over(int k, int calls_per_variant, int variants)
 {
     return cacore::trial_over(k, calls_per_variant, variants) ? 1 : 0;

@@ -445,6 +445,13 @@ typedef struct {
 cacore_trial_variant_t cacore_trial_variant(int k, int variants);
 /* 1 once k calls have run of a trial of calls_per_variant calls per variant, else 0. */
 int cacore_trial_over(int k, int calls_per_variant, int variants);
+/* The most calls per variant of a trial. */
+#define CACORE_TRIAL_MAX_CALLS 16
+/* Calls per variant of a trial: `base` (coll_cloudaware_trial_calls; 0 = no trial), or more,
+ * up to CACORE_TRIAL_MAX_CALLS, when the model predicts a call (predicted_s) so short that base
+ * calls would take less than budget_s (coll_cloudaware_trial_time): ceil(budget_s / predicted_s).
+ * Short calls are the noisiest (the first ones also set up connections), and cheap to repeat. */
+int cacore_trial_calls(int base, double budget_s, double predicted_s);
 /* Judges times[0 .. variants*calls_per_variant) (agreed time of each call, in call order): the
  * faster of the plan and the alternative wins when its median is at least margin below the
  * previous module's, the previous module when it is more than margin above; in between (a tie

@@ -59,6 +59,19 @@ cacore_trial_variant_t trial_variant(int k, int variants)
 
 bool trial_over(int k, int calls, int variants) { return k >= variants * calls; }
 
+int trial_calls(int base, double budget_s, double predicted_s)
+{
+    if (base <= 0) {
+        return 0;
+    }
+    base = std::min(base, CACORE_TRIAL_MAX_CALLS);
+    if (!(budget_s > 0.0) || !std::isfinite(budget_s) || !(predicted_s > 0.0) ||
+        !std::isfinite(predicted_s) || budget_s / predicted_s <= base) {
+        return base;
+    }
+    return static_cast<int>(std::min<double>(CACORE_TRIAL_MAX_CALLS, std::ceil(budget_s / predicted_s)));
+}
+
 TrialResult trial_judge(const std::vector<double> &times, int calls, int variants, double margin,
                         bool model_chose_plan)
 {

@@ -31,6 +31,9 @@ cacore_trial_variant_t trial_variant(int k, int variants);
 // The trial of `calls` calls per variant is over once `k` calls have run.
 bool trial_over(int k, int calls, int variants);
 
+// cacore_trial_calls.
+int trial_calls(int base, double budget_s, double predicted_s);
+
 struct TrialResult {
     cacore_trial_t outcome = CACORE_TRIAL_UNKNOWN;
     double plan_s = 0.0;         // median of the plan's calls
