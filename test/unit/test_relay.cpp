@@ -26,8 +26,8 @@ namespace {
 
 constexpr double kFast = 1e8, kBad = 1e6;
 
-// bad_from -> bad_to at kBad (-1: none).
-Matrix four_nodes(int bad_from, int bad_to)
+// bad_from -> bad_to (and back, with both) at kBad (-1: none).
+Matrix four_nodes(int bad_from, int bad_to, bool both = false)
 {
     std::vector<std::string> h;
     std::vector<double> lat, bw;
@@ -35,7 +35,8 @@ Matrix four_nodes(int bad_from, int bad_to)
         h.push_back("n" + std::to_string(i));
         for (int j = 0; j < 4; ++j) {
             lat.push_back(i == j ? 0 : 1e-4);
-            bw.push_back(i == j ? 0 : i == bad_from && j == bad_to ? kBad : kFast);
+            const bool bad = (i == bad_from && j == bad_to) || (both && i == bad_to && j == bad_from);
+            bw.push_back(i == j ? 0 : bad ? kBad : kFast);
         }
     }
     return Matrix(h, lat, bw);
@@ -121,18 +122,21 @@ START_TEST(linear_gather_relays_too)
 }
 END_TEST
 
-// Rings over ranks (bcast, reduce: pipelined chains from rank 0) cross node 1 -> node 2 (rank
-// 3 -> rank 4) in every step: each of those messages is relayed, in lockstep with the ring's
-// rounds, through node 0. Every collective's ring passes the check.
+// Rings over ranks (bcast, reduce: pipelined chains from and to rank 0) cross between node 1
+// and node 2 (rank 3 -> rank 4; the reduce chain 4 -> 3) in every step, both directions bad:
+// each of those messages is relayed, in lockstep with the ring's rounds, through ranks of node 0
+// and 1 by turns. Every collective's ring passes the check, and a temporary is reused once its
+// blocks are forwarded.
 START_TEST(rings_relay_every_step)
 {
-    const Matrix m = four_nodes(1, 2);
+    const Matrix m = four_nodes(1, 2, true);
     for (cacore_coll_t c : {CACORE_COLL_BCAST, CACORE_COLL_REDUCE, CACORE_COLL_ALLREDUCE,
                             CACORE_COLL_ALLGATHER}) {
         const PlanInput in = input(m, c, 0, 1 << 20);
         const Plan direct = build_plan(in, params(CACORE_ALGO_RING, false));
         const Plan plan = build_plan(in, params(CACORE_ALGO_RING, true));
-        ck_assert_msg(relayed(plan) && plan.description.find("3->4 via 0") != std::string::npos,
+        const char *edge = c == CACORE_COLL_REDUCE ? " relay 4->3 via 0/1" : " relay 3->4 via 0/1";
+        ck_assert_msg(relayed(plan) && plan.description.find(edge) != std::string::npos,
                       "%s: %s", coll_name(c), plan.description.c_str());
         const SimResult sim = simulate(plan);
         ck_assert_msg(sim.ok, "%s: %s", coll_name(c), sim.error.c_str());

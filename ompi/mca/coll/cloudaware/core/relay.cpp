@@ -141,7 +141,8 @@ std::optional<Plan> relay_plan(const Plan &p, const Matrix &m, const std::vector
     }
     std::unordered_map<long long, size_t> used;   // sends of a to b matched so far
     std::vector<std::vector<TmpUse>> tmps(n);
-    std::vector<std::tuple<int, int, int>> routed;   // (a, b, relay rank), first seen first
+    // (a, b) and their relay ranks, first seen first.
+    std::vector<std::pair<std::pair<int, int>, std::vector<int>>> routed;
     int ntmp = p.ntmp;
     long long seq = 0;
     for (int a = 0; a < n; ++a) {
@@ -221,9 +222,12 @@ std::optional<Plan> relay_plan(const Plan &p, const Matrix &m, const std::vector
             at_b.s.round = rr + 1;
             at_b.after = kEnd;
             at_b.seq = sq;
-            const auto t = std::make_tuple(a, b, relay);
-            if (std::find(routed.begin(), routed.end(), t) == routed.end()) {
-                routed.push_back(t);
+            auto rt = std::find_if(routed.begin(), routed.end(),
+                                   [&](const auto &x) { return x.first == std::make_pair(a, b); });
+            if (rt == routed.end()) {
+                routed.push_back({{a, b}, {relay}});
+            } else if (std::find(rt->second.begin(), rt->second.end(), relay) == rt->second.end()) {
+                rt->second.push_back(relay);
             }
         }
     }
@@ -246,8 +250,10 @@ std::optional<Plan> relay_plan(const Plan &p, const Matrix &m, const std::vector
     os << " relay ";
     const size_t shown = std::min<size_t>(routed.size(), 3);
     for (size_t i = 0; i < shown; ++i) {
-        os << (i ? ", " : "") << std::get<0>(routed[i]) << "->" << std::get<1>(routed[i]) << " via "
-           << std::get<2>(routed[i]);
+        os << (i ? ", " : "") << routed[i].first.first << "->" << routed[i].first.second << " via ";
+        for (size_t k = 0; k < routed[i].second.size(); ++k) {
+            os << (k ? "/" : "") << routed[i].second[k];
+        }
     }
     if (routed.size() > shown) {
         os << " and " << routed.size() - shown << " more";

@@ -25,7 +25,8 @@ constexpr double kRelayFraction = 0.5;
 // of its own (new TMP indices) and forwards it to b. Every round r becomes round 2r; R receives
 // in a's round, forwards in the odd round after it, and b receives in the odd round after its
 // own (rank_node maps the plan's ranks to nodes of m). The description gets
-// " relay A->B via R, ..." (at most three, then "and N more"). std::nullopt when no message
+// " relay A->B via R, ..." (per rank pair, its relay ranks joined by '/'; at most three pairs,
+// then "and N more"). std::nullopt when no message
 // qualifies. The result is neither predicted nor simulated: the planner does both and keeps it
 // only when it passes the check and is predicted faster.
 std::optional<Plan> relay_plan(const Plan &p, const Matrix &m, const std::vector<int> &rank_node);
