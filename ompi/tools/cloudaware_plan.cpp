@@ -58,7 +58,7 @@ std::string usage()
            "                       [--montecarlo N] [--seed S] [--check] [--steps]\n"
            "                       [--previous PREV] [--min-gain X] [--large-message BYTES]\n"
            "                       [--slots N] [--rules FILE] [--trial TRIAL] [--noncommutative]\n"
-           "                       [--trial-spread X]\n"
+           "                       [--trial-spread X] [--relay on|off]\n"
            "  cloudaware-plan trace DIR [DIR2] [--matrix FILE] [--format text|json] [--hints]\n"
            "                        [--calls N] [--svg-timeline FILE.svg] [--svg-call N]\n"
            "                        [--svg-links FILE.svg]\n"
@@ -559,6 +559,11 @@ int cmd_plan(const Args &a)
     if (a.has("segment")) {
         pp.segment_bytes = parse_bytes(a.get("segment"), "segment");
     }
+    const std::string relay = a.get("relay", "on");   // as coll_cloudaware_relay
+    if (relay != "on" && relay != "off") {
+        usage_error("--relay must be on or off");
+    }
+    pp.relay = relay == "on";
     // What the component decides for this call (cacore_decide): the same inputs, the same
     // defaults as its MCA parameters.
     DecideInput d;

@@ -10,7 +10,9 @@
 #      dup/split/reversed sub-communicators) with cloud-aware plans from the lab's matrix;
 #   2. nbc_check (nonblocking and persistent forms of every collective, MPI_COMM_SELF, an
 #      intercommunicator);
-#   3. calibration by measurement (no matrix file): the component measures the 4 hosts itself.
+#   3. calibration by measurement (no matrix file): the component measures the 4 hosts itself;
+#   4. plans relayed around the bad pair 3 -> 0 (docs/model.md, "Relay around a bad link"): the
+#      lab's matrix with that pair 10x slower, rings and linear plans forced, coll_check --quick.
 # Exit: 0 pass, 77 skip (no root / no network namespaces), anything else fail. Lab instance 7.
 set -uo pipefail
 
@@ -21,6 +23,7 @@ mpi_dir=${MPI_TEST_DIR:-$top/test/mpi}
 comp=${COMPONENT_DIR:-$mpi_dir/components}
 export CALAB_INSTANCE=7
 log=$(mktemp /tmp/lab-collectives.XXXXXX)
+work=$(mktemp -d /tmp/lab-collectives.XXXXXX)
 
 say() { printf 'lab-collectives: %s\n' "$*"; }
 fail() {
@@ -36,7 +39,7 @@ for p in coll_check nbc_check; do
     [ -x "$mpi_dir/$p" ] || fail "$mpi_dir/$p not built (make check builds it in test/mpi)"
 done
 [ -e "$comp/mca_coll_cloudaware.so" ] || fail "no mca_coll_cloudaware.so in $comp"
-trap '"$lab" down >/dev/null 2>&1; rm -f "$log"' EXIT
+trap '"$lab" down >/dev/null 2>&1; rm -rf "$log" "$work"' EXIT
 "$lab" down >/dev/null 2>&1 || true
 say "lab up test-4"
 "$lab" up "$top/contrib/lab/topologies/test-4.topo" >/dev/null || fail "lab up"
@@ -69,4 +72,21 @@ grep -q "coll_check: 7 ranks, .* 0 failures" "$log" || fail "coll_check results 
 grep -q "calibration summary for MPI_COMM_WORLD: 4 nodes, 6 of 6 pairs measured" "$log" \
     || fail "no calibration of the 4 hosts"
 say "ok: $(grep -o 'calibration summary for MPI_COMM_WORLD.*' "$log" | head -n 1)"
+say "plans relayed around the bad pair 3 -> 0, coll_check --quick"
+# Host 3's row of the configured matrix: its first rate (to host 0) 10x lower, so that the detour
+# through a third host takes less than half the direct time (the relay rule); the real link stays
+# as shaped. Rings over ranks cross it from rank 3 to rank 4, the linear gather to root 0 from 3.
+awk '/^bandwidth_Bps/ { b = 1; row = 0; print; next }
+     b && row == 3 { $1 = $1 / 10 }
+     b { row++ } { print }' "$("$lab" matrix)" >"$work/badlink.matrix"
+printf 'cloudaware-rules 2\n*  1  0  ring\ngather  1  0  linear\nscatter  1  0  linear\nend\n' \
+    >"$work/relay.rules"
+job --mca coll_cloudaware_matrix_file "$work/badlink.matrix" --mca coll_cloudaware_rules_file "$work/relay.rules" \
+    --mca coll_cloudaware_verbose 10 -- "$mpi_dir/coll_check" --quick || fail "coll_check with relays"
+grep -q "coll_check: 7 ranks, .* 0 failures" "$log" || fail "coll_check results with relays"
+for coll in allreduce gather; do
+    grep -q "coll:cloudaware: $coll of [0-9]* bytes: .* relay 3->[04] via [0-9]" "$log" \
+        || fail "no relayed plan for $coll"
+done
+say "ok: $(grep -o 'coll_check: .*' "$log"), $(grep -c 'bytes: .* relay 3->' "$log") relayed plans"
 say "PASS"

@@ -6,7 +6,8 @@
 # and asymmetric across, from a matrix file), under `--mca coll cloudaware,basic` only.
 # Every pattern is forced once, pipelined ones with small segments and 1 Mi-element messages, the
 # split-rail algorithm with both slicings (8 ranks for two rails), and the documented rules file
-# is used; the verbose output must show the plans really ran.
+# is used; the verbose output must show the plans really ran. Last, plans relayed around a bad
+# link (a matrix with one very slow direction) give correct results too.
 . "${TEST_SRCDIR:-.}/mpitest.sh" || exit 99
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cloudaware-plans.XXXXXX")
@@ -124,4 +125,44 @@ ca_mpirun 7 --mca coll cloudaware,basic "${plans[@]}" --mca coll_cloudaware_rule
 expect_in_log "coll_check: 7 ranks, .* 0 failures"
 [ "$(grep -c "ignoring coll_cloudaware_rules_file: $work/bad.rules:2: unknown pattern 'fast'" "$TEST_LOG")" -eq 1 ] \
     || fail "expected one line naming the bad rules file's line and problem"
-echo "PASS: plans correct under every pattern, rules file honoured"
+# Relay around a bad link (docs/model.md): pretend nodes ~3 and ~0 exchange at 100 kB/s, every
+# other pair runs at 100 MB/s. Rings and chains over ranks (rank 3 <-> rank 4) and the linear
+# gather and scatter with roots 0 and 3, forced by a rules file, cross that link; the planner
+# relays those messages through a rank of a third node. Results must be right; with
+# coll_cloudaware_relay false nothing is relayed.
+bad=-1 to=-1
+for i in 0 1 2 3; do
+    case ${hosts[$i]} in *~3) bad=$i ;; *~0) to=$i ;; esac
+done
+[ "$bad" -ge 0 ] && [ "$to" -ge 0 ] || fail "pretend nodes ~0 and ~3 not found in ${hosts[*]}"
+{
+    echo "cloudaware-matrix 1"
+    echo "nodes 4"
+    printf 'host %s\n' "${hosts[@]}"
+    echo "latency_s"
+    for i in 0 1 2 3; do
+        for j in 0 1 2 3; do printf '%s ' "$([ $i = $j ] && echo 0 || echo 1e-4)"; done; echo
+    done
+    echo "bandwidth_Bps"
+    for i in 0 1 2 3; do
+        for j in 0 1 2 3; do
+            if [ $i = $j ]; then b=0
+            elif [ "$i$j" = "$bad$to" ] || [ "$i$j" = "$to$bad" ]; then b=1e5; else b=1e8; fi
+            printf '%s ' $b
+        done
+        echo
+    done
+    echo "end"
+} >"$work/badlink.matrix"
+printf 'cloudaware-rules 2\n*  1  0  ring\ngather  1  0  linear\nscatter  1  0  linear\nend\n' \
+    >"$work/relay.rules"
+plans=("${fake[@]}" --mca coll_cloudaware_matrix_file "$work/badlink.matrix"
+       --mca coll_cloudaware_calibrate off --mca coll_cloudaware_rules_file "$work/relay.rules")
+run "relay around a bad link"
+for coll in $colls; do
+    expect_in_log "coll:cloudaware: $coll of [0-9]* bytes: .* relay [034]->[034] via [0-9]"
+done
+run "relay off" --mca coll_cloudaware_relay false
+! grep -q "bytes: .* relay [0-9]" "$TEST_LOG" || fail "relay off: a plan was relayed"
+
+echo "PASS: plans correct under every pattern, rules file honoured, relays correct"

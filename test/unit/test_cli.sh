@@ -85,6 +85,19 @@ printf 'cloudaware-rules 2\nbcast 1 0 model\nbcast 4 512K fallback\nend\n' >"$T/
 "$P" plan --matrix "$T/m.txt" --op bcast --size 1MiB --rules "$T/r.conf" --trial plan | grep -q "^decision: previous module (rules file line 3)$" || fail "--rules fallback"
 if "$P" plan --matrix "$T/m.txt" --op bcast --size 1MiB --previous nosuch 2>/dev/null; then fail "--previous nosuch accepted"; fi
 
+# relay around a bad link (docs/model.md): on cloud-8's configured matrix (host 2 -> host 6 at
+# 8 Mbit/s) the linear scatter from rank 4 (host 2) relays the parts of ranks 12 and 13 (host 6)
+# through a third host, and --relay off builds it without
+"${TOP_SRCDIR:-../..}/contrib/lab/lab" show cloud-8 | sed -n '/^# written by/,$p' >"$T/cloud8.txt"
+"$P" plan --matrix "$T/cloud8.txt" --ranks-per-node 2 --op scatter --root 4 --size 1MiB --algo linear \
+    --check --steps >"$T/relay.txt" || fail "relayed plan"
+grep -q "^decision: plan linear over ranks relay 4->12 via [0-9]*, 4->13 via [0-9]* " "$T/relay.txt" \
+    || fail "no relay around 2 -> 6: $(grep ^decision "$T/relay.txt")"
+grep -q "recv TMP0\[12+1\] <- 4" "$T/relay.txt" || fail "relay steps not shown"
+"$P" plan --matrix "$T/cloud8.txt" --ranks-per-node 2 --op scatter --root 4 --size 1MiB --algo linear \
+    --relay off | grep -q "relay" && fail "--relay off relayed"
+if "$P" plan --matrix "$T/cloud8.txt" --op scatter --size 1MiB --relay maybe 2>/dev/null; then fail "--relay maybe accepted"; fi
+
 # errors: one line naming file and line; usage errors exit 2
 printf 'cloudaware-matrix 1\nnodes 2\nhost a\nhost b\nlatency_s\n0 1\n' >"$T/bad.txt"
 if "$P" show --matrix "$T/bad.txt" 2>"$T/err"; then fail "truncated file accepted"; fi

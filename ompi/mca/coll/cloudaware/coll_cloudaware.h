@@ -89,6 +89,7 @@ typedef struct mca_coll_cloudaware_component_t {
     int pattern[3];              /* cacore_pattern_t per level: node, group, top */
     int segment_size;            /* bytes; 0 = chosen by the cost model */
     int large_message;           /* bytes from which messages may be pipelined */
+    bool relay;                  /* plans may relay messages around a bad node pair */
     double k;                    /* discretization factor of the hierarchy */
     int t_span;                  /* span threshold of the hierarchy */
     int model_slots;             /* cost model: messages a node sends/receives at once; 0 = any,

@@ -80,6 +80,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .pattern = { CACORE_PAT_AUTO, CACORE_PAT_AUTO, CACORE_PAT_AUTO },
     .segment_size = 0,
     .large_message = 65536,
+    .relay = true,
     .k = 4.0,
     .t_span = 1,
     .model_slots = -1,
@@ -324,6 +325,12 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  "Messages of at least this many bytes may be cut into segments and pipelined "
                  "(default 65536); smaller ones travel whole.", OPAL_INFO_LVL_5,
                  &c->large_message);
+    register_bool("relay",
+                  "Plans may send a message whose node pair the matrix shows far slower than a "
+                  "detour through a third node over that node instead (stored and forwarded by "
+                  "one of its ranks), when the cost model predicts the relayed plan faster "
+                  "(default true; docs/model.md, \"Relay around a bad link\").",
+                  OPAL_INFO_LVL_5, &c->relay);
     register_double("k",
                     "Discretization factor k of the network performance "
                     "hierarchy: level(x) = floor(x / (k * min)) (default 4, as "

@@ -153,6 +153,7 @@ static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matri
         in.params.pattern[l] = c->pattern[l];
     }
     in.params.segment_bytes = (size_t) c->segment_size;
+    in.params.relay = c->relay ? 1 : 0;
     if (CACORE_OK != cacore_decide(matrix, map->nranks, map->rank_node, &in, &d, err,
                                    sizeof(err))) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,

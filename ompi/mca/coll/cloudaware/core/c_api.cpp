@@ -346,6 +346,7 @@ void cacore_plan_params_default(cacore_plan_params_t *p)
         p->pattern[i] = CACORE_PAT_AUTO;
     }
     p->segment_bytes = 0;
+    p->relay = 1;
 }
 
 cacore_status_t cacore_plan_build(const cacore_matrix_t *m, int nranks, const int *rank_node,

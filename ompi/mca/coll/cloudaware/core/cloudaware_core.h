@@ -241,6 +241,10 @@ typedef struct {
     int algo;                                /* cacore_algo_t */
     int pattern[CACORE_PLAN_LEVELS];         /* cacore_pattern_t per level */
     size_t segment_bytes;                    /* pipelining segment; 0 = chosen by the cost model */
+    int relay;                               /* 1: a candidate may also be offered with its
+                                                messages over a bad node pair relayed through
+                                                a third node, kept when predicted faster
+                                                (docs/model.md, "Relay around a bad link") */
 } cacore_plan_params_t;
 
 void cacore_plan_params_default(cacore_plan_params_t *p);

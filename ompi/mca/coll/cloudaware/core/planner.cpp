@@ -9,6 +9,7 @@
 #include "error.hpp"
 #include "names.hpp"
 #include "rail_plan.hpp"
+#include "relay.hpp"
 #include "simulate.hpp"
 
 #include <algorithm>
@@ -34,6 +35,7 @@ PlanParams PlanParams::from_c(const cacore_plan_params_t &c)
         p.pattern[i] = c.pattern[i];
     }
     p.segment_bytes = static_cast<double>(c.segment_bytes);
+    p.relay = c.relay != 0;
     return p;
 }
 
@@ -137,6 +139,23 @@ int busiest_round(const Plan &p, const std::vector<int> &rank_node)
 // a reduce over dual trees predicted 0.2 % faster than over chains measured 1.9x slower (a host
 // whose ingress is capped received from two children at once).
 constexpr double kTie = 0.02;
+
+// Offers pl and, with p.relay, its relayed form (relay.hpp) when there is one, it passes the
+// check (else the rewrite is dropped) and is predicted faster by more than a tie: relaying adds
+// messages, and CPU time at the relay rank that the model does not see.
+void offer_relayed(Best &best, Plan &&pl, const PlanInput &in, const PlanParams &p)
+{
+    if (p.relay) {
+        std::optional<Plan> r = relay_plan(pl, *in.matrix, in.rank_node);
+        if (r && simulate(*r).ok) {
+            r->predicted_s = predict_for(*r, in, p.cost);
+            if (r->predicted_s < pl.predicted_s * (1.0 - kTie)) {
+                best.offer(std::move(*r));
+            }
+        }
+    }
+    best.offer(std::move(pl));
+}
 
 bool uses_segments(cacore_coll_t c, const Patterns &pt, int top_class)
 {
@@ -294,11 +313,11 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
     if (algo == CACORE_ALGO_BINOMIAL) {
         Plan pl = build_binomial(in);
         pl.predicted_s = predict_for(pl, in, p.cost);
-        best.offer(std::move(pl));
+        offer_relayed(best, std::move(pl), in, p);
     } else if (algo == CACORE_ALGO_LINEAR) {
         Plan pl = build_linear(in);
         pl.predicted_s = predict_for(pl, in, p.cost);
-        best.offer(std::move(pl));
+        offer_relayed(best, std::move(pl), in, p);
     } else if (algo == CACORE_ALGO_RING) {
         Best b2;
         for (int s : seg_candidates(in, p)) {
@@ -306,14 +325,14 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
             pl.predicted_s = predict_for(pl, in, p.cost);
             b2.offer(std::move(pl));
         }
-        best.offer(std::move(b2.plan));
+        offer_relayed(best, std::move(b2.plan), in, p);
     } else {
         Layout lay(in, p.hier);
         if (algo == CACORE_ALGO_COOL) {
-            best.offer(choose_cool(in, lay, p));
+            offer_relayed(best, choose_cool(in, lay, p), in, p);
         } else if (algo == CACORE_ALGO_AUTO) {
             try {
-                best.offer(choose_cool(in, lay, p));
+                offer_relayed(best, choose_cool(in, lay, p), in, p);
             } catch (const Error &) {
                 // AUTO goes on with the tree and the binomial baseline
             }
@@ -326,13 +345,13 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
             if (!rail_applies && in.coll != CACORE_COLL_BCAST) {
                 fail_arg(std::string("the rail algorithm does not implement ") + coll_name(in.coll));
             }
-            best.offer(choose_rail(in, lay, p));
+            offer_relayed(best, choose_rail(in, lay, p), in, p);
         } else if (algo == CACORE_ALGO_AUTO && rail_applies && p.pattern[0] == CACORE_PAT_AUTO &&
                    p.pattern[1] == CACORE_PAT_AUTO && p.pattern[2] == CACORE_PAT_AUTO) {
             // More messages than a COOL plan: it must win by more than a tie (kTie) to be taken.
             Plan rail = choose_rail(in, lay, p);
             if (!best.have || rail.predicted_s < best.plan.predicted_s * (1.0 - kTie)) {
-                best.offer(std::move(rail));
+                offer_relayed(best, std::move(rail), in, p);
             }
         }
         if ((algo == CACORE_ALGO_AUTO || algo == CACORE_ALGO_TREE) && is_rooted(in.coll)) {
@@ -342,7 +361,7 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
                 }
                 Plan pl = build_tree_plan(in, lay, np);
                 pl.predicted_s = predict_for(pl, in, p.cost);
-                best.offer(std::move(pl));
+                offer_relayed(best, std::move(pl), in, p);
             }
         }
         if (algo == CACORE_ALGO_AUTO && p.pattern[0] == CACORE_PAT_AUTO &&
@@ -350,7 +369,7 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
             // never predict worse than the network-oblivious binomial tree
             Plan pl = build_binomial(in);
             pl.predicted_s = predict_for(pl, in, p.cost);
-            best.offer(std::move(pl));
+            offer_relayed(best, std::move(pl), in, p);
             // nor than the ring over ranks (the bandwidth-optimal plan of a flat network)
             if (!linear_applies(in.coll)) {
                 Best ring;
@@ -367,7 +386,7 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
                     }
                 }
                 if (ring.have) {
-                    best.offer(std::move(ring.plan));
+                    offer_relayed(best, std::move(ring.plan), in, p);
                 }
             }
             // gather/scatter straight to/from the root, all at once: the best plan where the
@@ -375,10 +394,10 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
             if (linear_applies(in.coll)) {
                 Plan lin = build_linear(in);
                 lin.predicted_s = predict_for(lin, in, p.cost);
-                best.offer(std::move(lin));
+                offer_relayed(best, std::move(lin), in, p);
                 Plan lead = build_tree_plan(in, lay, CACORE_PAT_BINOMIAL, true);
                 lead.predicted_s = predict_for(lead, in, p.cost);
-                best.offer(std::move(lead));
+                offer_relayed(best, std::move(lead), in, p);
             }
         }
         if (!best.have) {

@@ -21,6 +21,7 @@ struct PlanParams {
     int algo = CACORE_ALGO_AUTO;
     Patterns pattern{CACORE_PAT_AUTO, CACORE_PAT_AUTO, CACORE_PAT_AUTO};
     double segment_bytes = 0;  // 0 = chosen
+    bool relay = true;         // offer relayed forms of the candidates (relay.hpp)
 
     static PlanParams from_c(const cacore_plan_params_t &c);
 };
@@ -30,7 +31,9 @@ struct PlanParams {
 // best COOL plan, the Algorithm-4 trees, the binomial tree, the ring (not gather, scatter) and,
 // for gather and scatter, the linear plans; runner_up (when not null) then gets the best of
 // them whose algorithm (Plan::algo) is not the chosen one's, built and checked the same way
-// (left empty when there is none).
+// (left empty when there is none). With PlanParams::relay every candidate is also offered in its
+// relayed form (relay.hpp) when one exists, passes the check and is predicted faster by more than
+// a tie.
 Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *runner_up = nullptr);
 
 // Predicted time of any plan for the input's matrix and ranks.
