@@ -42,20 +42,21 @@ static bool enabled(void)
 void mca_coll_cloudaware_drift_init(mca_coll_cloudaware_drift_t *d, cacore_coll_t coll, int root,
                                     int bytes_class)
 {
+    cacore_drift_params_t p = params();
+
     memset(d, 0, sizeof(*d));
     cacore_drift_init(&d->policy);
     d->coll = coll;
     d->root = root;
     d->bytes_class = bytes_class;
+    d->watched = enabled() && cacore_drift_watches(&p, (size_t) 1 << bytes_class);
 }
 
 void mca_coll_cloudaware_drift_start(mca_coll_cloudaware_module_t *m,
                                      mca_coll_cloudaware_drift_t *d, const cacore_plan_t *plan)
 {
-    cacore_drift_params_t p = params();
-
-    if (!enabled() || !cacore_drift_watches(&p, (size_t) 1 << d->bytes_class) || NULL == plan
-        || 1 != m->trial_depth || NULL != m->trial_now || NULL != m->drift_now) {
+    if (!d->watched || NULL == plan || 1 != m->trial_depth || NULL != m->trial_now
+        || NULL != m->drift_now) {
         return;
     }
     if (d->plan != plan) {   /* the entry runs another plan now (a trial's outcome): start over */

@@ -32,17 +32,19 @@ typedef struct mca_coll_cloudaware_drift_t {
     cacore_coll_t coll;
     int root;
     int bytes_class;
+    bool watched;                /* detection is on and watches this size class */
     int n;                       /* calls timed in this batch */
     double start;                /* start of the timed call running now */
     double times[CACORE_DRIFT_MAX_CALLS + 1];   /* + the time since the last recalibration */
 } mca_coll_cloudaware_drift_t;
 
-/* A fresh state for an entry (no baseline). */
+/* A fresh state for an entry (no baseline); whether its size class is watched is decided here,
+ * once (the parameters do not change after the component opened). */
 void mca_coll_cloudaware_drift_init(mca_coll_cloudaware_drift_t *d, cacore_coll_t coll, int root,
                                     int bytes_class);
 
 /* Hook of mca_coll_cloudaware_select(): this blocking call runs `plan` of the entry whose state
- * is d; when drift detection is on and the call is neither nested nor a trial call, its clock
+ * is d; when the entry is watched and the call is neither nested nor a trial call, its clock
  * starts (mca_coll_cloudaware_drift_end() stops it). */
 void mca_coll_cloudaware_drift_start(mca_coll_cloudaware_module_t *m,
                                      mca_coll_cloudaware_drift_t *d, const cacore_plan_t *plan);
