@@ -579,31 +579,30 @@ void find_drop(const std::vector<BulkCall> &calls, LinkSummary &s)
     if (n < 2 * w) {
         return;
     }
-    const size_t early_n = std::max(w, n / 3);
-    std::vector<double> early;
-    for (size_t i = 0; i < early_n; ++i) {
-        early.push_back(calls[i].bytes / calls[i].seconds);
+    std::vector<double> rate;
+    for (const auto &c : calls) {
+        rate.push_back(c.bytes / c.seconds);
     }
-    s.early_rate = median(early);
+    const size_t early_n = std::max(w, n / 3);
+    s.early_rate = median(std::vector<double>(rate.begin(), rate.begin() + early_n));
     if (!(s.early_rate > 0)) {
         return;
     }
     for (size_t i = early_n; i + w <= n; ++i) {
-        std::vector<double> win;
         double lost = 0;
         for (size_t k = i; k < i + w; ++k) {
-            win.push_back(calls[k].bytes / calls[k].seconds);
             lost += calls[k].seconds - calls[k].bytes / s.early_rate;
         }
         // The slowest window; of windows as slow, the one that lost the most time.
-        const double r = median(win) / s.early_rate;
+        const double win = median(std::vector<double>(rate.begin() + i, rate.begin() + i + w));
+        const double r = win / s.early_rate;
         if (r < s.drop_ratio - 1e-9 || (r < s.drop_ratio + 1e-9 && lost > s.drop_lost_s)) {
             s.drop_ratio = r;
-            s.drop_rate = median(win);
+            s.drop_rate = win;
             s.drop_lost_s = lost;
             s.drop_call = calls[i].call;
             for (size_t k = i; k < i + w; ++k) {   // from its first slow call
-                if (calls[k].bytes / calls[k].seconds < kLinkDropRatio * s.early_rate) {
+                if (rate[k] < kLinkDropRatio * s.early_rate) {
                     s.drop_call = calls[k].call;
                     break;
                 }
@@ -629,9 +628,12 @@ TraceAnalysis analyse_trace(const TraceRun &run, const Matrix *m)
     }
     std::vector<Collective> cols = group_calls(run);
 
-    struct LinkAcc {
+    struct Traffic {
         int messages = 0;
         double bytes = 0, seconds = 0, predicted = 0;
+    };
+    struct LinkAcc {
+        Traffic total;
         std::vector<BulkCall> bulk_calls;   // the calls that carried kBulkLinkBytes or more
     };
     std::map<std::pair<std::string, std::string>, LinkAcc> links;
@@ -722,31 +724,34 @@ TraceAnalysis analyse_trace(const TraceRun &run, const Matrix *m)
             }
             node_arrivals[na.first].push_back(sum / na.second.size());
         }
-        // Links: the time from when both sides had posted to the receive's completion.
-        std::map<std::pair<std::string, std::string>, std::pair<double, double>> in_call;
+        // Links: the time from when both sides had posted to the receive's completion; summed
+        // per call, then into the run's totals.
+        std::map<std::pair<std::string, std::string>, Traffic> in_call;
         for (const auto &msg : storage) {
             const std::string &hf = host_of[msg.send.rank], &ht = host_of[msg.recv.rank];
             double t = msg.recv.done() - std::max(msg.send.post(), msg.recv.post());
             if (hf == ht || !(t > 0)) {
                 continue;
             }
-            LinkAcc &la = links[{hf, ht}];
-            la.messages++;
-            la.bytes += static_cast<double>(msg.recv.step->bytes);
-            la.seconds += t;
-            auto &ic = in_call[{hf, ht}];
-            ic.first += static_cast<double>(msg.recv.step->bytes);
-            ic.second += t;
+            Traffic &tr = in_call[{hf, ht}];
+            tr.messages++;
+            tr.bytes += static_cast<double>(msg.recv.step->bytes);
+            tr.seconds += t;
             if (m != nullptr) {
                 int i = host_index(*m, hf), j = host_index(*m, ht);
                 if (i >= 0 && j >= 0) {
-                    la.predicted += m->cost(i, j, static_cast<double>(msg.recv.step->bytes));
+                    tr.predicted += m->cost(i, j, static_cast<double>(msg.recv.step->bytes));
                 }
             }
         }
         for (const auto &ic : in_call) {
-            if (ic.second.first >= kBulkLinkBytes) {
-                links[ic.first].bulk_calls.push_back({cs.index, ic.second.first, ic.second.second});
+            LinkAcc &la = links[ic.first];
+            la.total.messages += ic.second.messages;
+            la.total.bytes += ic.second.bytes;
+            la.total.seconds += ic.second.seconds;
+            la.total.predicted += ic.second.predicted;
+            if (ic.second.bytes >= kBulkLinkBytes) {
+                la.bulk_calls.push_back({cs.index, ic.second.bytes, ic.second.seconds});
             }
         }
         // Critical path: back from the last rank to finish, through what each rank waited for.
@@ -844,11 +849,11 @@ TraceAnalysis analyse_trace(const TraceRun &run, const Matrix *m)
         LinkSummary s;
         s.from = l.first.first;
         s.to = l.first.second;
-        s.messages = l.second.messages;
-        s.bytes = l.second.bytes;
-        s.seconds = l.second.seconds;
+        s.messages = l.second.total.messages;
+        s.bytes = l.second.total.bytes;
+        s.seconds = l.second.total.seconds;
         s.rate = s.bytes / s.seconds;
-        s.predicted_rate = l.second.predicted > 0 ? s.bytes / l.second.predicted : 0;
+        s.predicted_rate = l.second.total.predicted > 0 ? s.bytes / l.second.total.predicted : 0;
         find_drop(l.second.bulk_calls, s);
         if (s.drop_ratio < kLinkDropRatio) {
             a.dropped.push_back(s);
