@@ -21,25 +21,30 @@ ca_mpirun 4 --mca coll cloudaware,basic "${fake[@]}" --mca coll_cloudaware_calib
     || fail "calibration run failed"
 mapfile -t hosts < <(sed -n 's/^host //p' "$work/measured.matrix")
 [ "${#hosts[@]}" -eq 4 ] || fail "expected 4 pretend nodes, got ${#hosts[@]}"
-{
-    echo "cloudaware-matrix 1"
-    echo "nodes 4"
-    printf 'host %s\n' "${hosts[@]}"
-    echo "latency_s"
-    for i in 0 1 2 3; do
-        for j in 0 1 2 3; do printf '%s ' "$([ $i = $j ] && echo 0 || echo 1e-4)"; done; echo
-    done
-    echo "bandwidth_Bps"   # racks {0,1} and {2,3}: 1 GB/s inside, 10/25 MB/s across
-    for i in 0 1 2 3; do
-        for j in 0 1 2 3; do
-            if [ $i = $j ]; then b=0; elif [ $((i / 2)) = $((j / 2)) ]; then b=1e9
-            elif [ $i -lt $j ]; then b=1e7; else b=2.5e7; fi
-            printf '%s ' $b
+# write_matrix FILE RATE: a matrix of the 4 pretend nodes, 100 us between any two, and the
+# bandwidth from node I to node J (I != J) that the shell function `RATE I J` prints, bytes/s.
+write_matrix() {
+    local i j
+    {
+        echo "cloudaware-matrix 1"
+        echo "nodes 4"
+        printf 'host %s\n' "${hosts[@]}"
+        echo "latency_s"
+        for i in 0 1 2 3; do
+            for j in 0 1 2 3; do printf '%s ' "$([ $i = $j ] && echo 0 || echo 1e-4)"; done; echo
         done
-        echo
-    done
-    echo "end"
-} >"$work/racks.matrix"
+        echo "bandwidth_Bps"
+        for i in 0 1 2 3; do
+            for j in 0 1 2 3; do printf '%s ' "$([ $i = $j ] && echo 0 || "$2" $i $j)"; done; echo
+        done
+        echo "end"
+    } >"$1"
+}
+# racks {0,1} and {2,3}: 1 GB/s inside, 10/25 MB/s across
+racks_rate() {
+    if [ $(($1 / 2)) = $(($2 / 2)) ]; then echo 1e9; elif [ "$1" -lt "$2" ]; then echo 1e7; else echo 2.5e7; fi
+}
+write_matrix "$work/racks.matrix" racks_rate
 plans=("${fake[@]}" --mca coll_cloudaware_matrix_file "$work/racks.matrix"
        --mca coll_cloudaware_calibrate off)
 
@@ -135,25 +140,10 @@ for i in 0 1 2 3; do
     case ${hosts[$i]} in *~3) bad=$i ;; *~0) to=$i ;; esac
 done
 [ "$bad" -ge 0 ] && [ "$to" -ge 0 ] || fail "pretend nodes ~0 and ~3 not found in ${hosts[*]}"
-{
-    echo "cloudaware-matrix 1"
-    echo "nodes 4"
-    printf 'host %s\n' "${hosts[@]}"
-    echo "latency_s"
-    for i in 0 1 2 3; do
-        for j in 0 1 2 3; do printf '%s ' "$([ $i = $j ] && echo 0 || echo 1e-4)"; done; echo
-    done
-    echo "bandwidth_Bps"
-    for i in 0 1 2 3; do
-        for j in 0 1 2 3; do
-            if [ $i = $j ]; then b=0
-            elif [ "$i$j" = "$bad$to" ] || [ "$i$j" = "$to$bad" ]; then b=1e5; else b=1e8; fi
-            printf '%s ' $b
-        done
-        echo
-    done
-    echo "end"
-} >"$work/badlink.matrix"
+badlink_rate() {
+    if [ "$1$2" = "$bad$to" ] || [ "$1$2" = "$to$bad" ]; then echo 1e5; else echo 1e8; fi
+}
+write_matrix "$work/badlink.matrix" badlink_rate
 printf 'cloudaware-rules 2\n*  1  0  ring\ngather  1  0  linear\nscatter  1  0  linear\nend\n' \
     >"$work/relay.rules"
 plans=("${fake[@]}" --mca coll_cloudaware_matrix_file "$work/badlink.matrix"
