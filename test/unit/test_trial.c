@@ -92,6 +92,16 @@ START_TEST(judge_three_variants)
     const double t4[] = { 2.9, 3, 2.8 };
     ck_assert_int_eq(cacore_trial_judge(t4, 1, 3, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+    /* The model chose the plan, which lost clearly (6.8 against 2.68); the alternative only ties
+     * the previous module (2.65): the previous module (uniform-8, 1 KiB allreduce: the tied
+     * binomial tree ran 4x slower than tuned's recursive doubling in the timed runs). */
+    const double t6[] = { 6.8, 2.68, 2.65 };
+    ck_assert_int_eq(cacore_trial_judge(t6, 1, 3, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+    /* The plan in the tie too (2.70): the model's decision stands, the faster of its two. */
+    const double t7[] = { 2.70, 2.68, 2.65 };
+    ck_assert_int_eq(cacore_trial_judge(t7, 1, 3, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_ALTERNATIVE);
     /* Two variants report no alternative time. */
     const double t5[] = { 1, 3 };
     ck_assert_int_eq(cacore_trial_judge(t5, 1, 2, 0.1, 0, &r, err, sizeof err), CACORE_OK);

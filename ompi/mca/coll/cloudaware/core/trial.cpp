@@ -96,10 +96,14 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int variant
     r.alternative_s = variants == 3 ? median(of[CACORE_TRIAL_RUN_ALTERNATIVE]) : 0.0;
     const bool alt = variants == 3 && r.alternative_s < r.plan_s;
     const double best = alt ? r.alternative_s : r.plan_s;
-    // Clearly faster: the plan; clearly slower: the previous module; a tie within the margin:
-    // what the cost model decided (a noisy tie is no reason to overturn it either way).
-    const bool tie = best > r.previous_s * (1.0 - margin) && best <= r.previous_s * (1.0 + margin);
-    r.outcome = best <= r.previous_s * (1.0 - margin) || (tie && model_chose_plan)
+    // Clearly faster: the plan (or the alternative); otherwise the previous module, except in a
+    // tie within the margin that the model's own plan is part of, which keeps what the cost model
+    // decided (a noisy tie is no reason to overturn it either way). When the model's plan lost
+    // clearly, the model was wrong here, and an alternative merely tying the previous module is
+    // no reason to leave it.
+    const bool clearly = best <= r.previous_s * (1.0 - margin);
+    const bool plan_ties = r.plan_s <= r.previous_s * (1.0 + margin);
+    r.outcome = clearly || (model_chose_plan && plan_ties)
                     ? (alt ? CACORE_TRIAL_ALTERNATIVE : CACORE_TRIAL_PLAN)
                     : CACORE_TRIAL_PREVIOUS;
     return r;
