@@ -6,6 +6,9 @@
 # every rank's selection for MPI_COMM_WORLD and MPI_COMM_SELF, and one line where a rank's
 # message is cut off by another rank's "new communicator: MPI_COMM_WORLD" (seen in a real run:
 # the old parser then counted the first rank's MPI_COMM_SELF module, self, as its world module).
+# And its model check (model_check) over the untimed first run, which is two jobs (short sizes,
+# then long ones): each job's trials with that job's own predictions (the old parser kept only
+# the first job's process and dropped every trial of the second).
 set -eu
 top=${TOP_SRCDIR:-../..}
 python3 - "$top/contrib/bench/compare" <<'PY'
@@ -38,4 +41,18 @@ sel = compare.selected_on_world("\n".join(block(a, "MPI_COMM_WORLD", [("basic", 
                                                                      ("han", 95, "Disabled")])))
 assert sel == {a: ("basic", 10)}, sel
 print("compare selected_on_world: PASS")
+
+def job(proc, op, size, plan_s, prev_s, won):
+    pre = "[%s] coll:cloudaware: " % proc
+    return [pre + "%s of %d bytes: cool node=chain (predicted %g s vs tuned binomial %g s)" % (op, size, plan_s, prev_s),
+            pre + "trial of %s of %d bytes (root 0) on MPI_COMM_WORLD: cool node=chain: 1 1 1 s (median %g s); "
+            "previous module: 2 2 2 s (median %g s); outcome: the %s" % (op, size, plan_s / 2, prev_s / 2, won)]
+
+log = job("calab-h0:100", "bcast", 1024, 0.002, 0.004, "plan") + \
+      job("calab-h0:200", "bcast", 65536, 0.02, 0.04, "previous")
+rows = compare.model_check("\n".join(log) + "\n")
+got = sorted((r["bytes"], r["variant"], r["won"], round(r["error"], 6)) for r in rows)
+assert got == [(1024, "plan", True, 1.0), (1024, "previous", False, 1.0),
+               (65536, "plan", False, 1.0), (65536, "previous", True, 1.0)], got
+print("compare model_check over two jobs: PASS")
 PY
