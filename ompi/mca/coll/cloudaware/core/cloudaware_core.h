@@ -461,8 +461,8 @@ int cacore_trial_calls(int base, double budget_s, double predicted_s);
  * previous module's, the previous module when it is more than margin above; in between (a tie
  * within the noise the margin allows) the cost model's own decision stands when the model's plan
  * is itself within the margin: the faster plan when model_chose_plan, else the previous module;
- * a plan more than margin slower leaves the tie to the previous module. CACORE_ERR_ARG on a time that is not finite >= 0,
- * variants not 2 or 3 or a margin outside [0, 1). */
+ * a plan more than margin slower leaves the tie to the previous module. CACORE_ERR_ARG on a time
+ * that is not finite >= 0, variants not 2 or 3 or a margin outside [0, 1). */
 cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int variants,
                                    double margin, int model_chose_plan, cacore_trial_result_t *out,
                                    char *err, size_t errlen);

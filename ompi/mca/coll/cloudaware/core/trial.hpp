@@ -44,8 +44,8 @@ struct TrialResult {
 // the plan and the alternative (the plan on a tie) keeps the class when its median is at least
 // `margin` (0 <= margin < 1) below the previous module's: t <= previous_s * (1 - margin);
 // otherwise the previous module does, except in a tie (within the margin either way) that the plan
-// itself is part of, when model_chose_plan (the cost model's decision stands). Throws Error(CACORE_ERR_ARG) on a wrong count or a time
-// that is not finite >= 0.
+// itself is part of, when model_chose_plan (the cost model's decision stands). Throws
+// Error(CACORE_ERR_ARG) on a wrong count or a time that is not finite >= 0.
 TrialResult trial_judge(const std::vector<double> &times, int calls, int variants, double margin,
                         bool model_chose_plan);
 
