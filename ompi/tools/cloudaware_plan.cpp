@@ -58,7 +58,7 @@ std::string usage()
            "                       [--montecarlo N] [--seed S] [--check] [--steps]\n"
            "                       [--previous PREV] [--min-gain X] [--large-message BYTES]\n"
            "                       [--slots N] [--rules FILE] [--trial TRIAL] [--noncommutative]\n"
-           "                       [--trial-spread X] [--relay on|off]\n"
+           "                       [--trial-spread X] [--trial-peer on|off] [--relay on|off]\n"
            "  cloudaware-plan trace DIR [DIR2] [--matrix FILE] [--format text|json] [--hints]\n"
            "                        [--calls N] [--svg-timeline FILE.svg] [--svg-call N]\n"
            "                        [--svg-links FILE.svg]\n"
@@ -584,6 +584,11 @@ int cmd_plan(const Args &a)
     }
     d.large_message = parse_bytes(a.get("large-message", "65536"), "large-message");
     d.trial_spread = parse_double(a.get("trial-spread", "2"), "trial-spread");
+    const std::string peer = a.get("trial-peer", "on");   // as coll_cloudaware_trial_peer
+    if (peer != "on" && peer != "off") {
+        usage_error("--trial-peer must be on or off");
+    }
+    d.trial_peer = peer == "on";
     if (!(d.trial_spread >= 0 && d.trial_spread < 1e6)) {
         usage_error("--trial-spread must be in [0, 1e6)");
     }
@@ -612,9 +617,12 @@ int cmd_plan(const Args &a)
             return 0;
         }
     }
-    // The plan shown is the one that runs (the alternative when a trial said so).
-    const Plan &plan = dec.run_alternative ? dec.alternative : dec.plan;
-    const char *runs = dec.run_alternative ? "alternative" : dec.run_plan ? "plan" : "previous";
+    // The plan shown is the one that runs (the alternative or the peer when a trial said so).
+    const Plan &plan = dec.run_alternative ? dec.alternative : dec.run_peer ? dec.peer : dec.plan;
+    const char *runs = dec.run_alternative ? "alternative"
+                       : dec.run_peer      ? "peer"
+                       : dec.run_plan      ? "plan"
+                                           : "previous";
     const double t_plan = elapsed(t0);
     const double binom = predict_for(build_binomial(in), in, pp.cost);
     double ring = -1;
@@ -671,6 +679,10 @@ int cmd_plan(const Args &a)
             os << "  \"alternative\": {\"algo\": " << jstr(dec.alternative.description)
                << ", \"predicted_s\": " << jnum(dec.alternative.predicted_s) << "},\n";
         }
+        if (dec.have_peer) {
+            os << "  \"peer\": {\"algo\": " << jstr(dec.peer.description)
+               << ", \"predicted_s\": " << jnum(dec.peer.predicted_s) << "},\n";
+        }
         if (mc > 0) {
             os << "  \"montecarlo\": {\"trees\": " << mc << ", \"best_s\": " << jnum(mc_best)
                << ", \"median_s\": " << jnum(mc_median) << ", \"fast_path\": " << mc_fast
@@ -724,7 +736,12 @@ int cmd_plan(const Args &a)
                         format_time(dec.alternative.predicted_s).c_str(),
                         dec.alternative.description.c_str());
         }
-        std::printf("decision: %s%s\n", dec.run_plan ? "plan " : dec.run_alternative ? "alternative " : "",
+        if (dec.have_peer && !dec.run_peer) {
+            std::printf("peer        %12s   %s run by the executor (the live trial tries it too)\n",
+                        format_time(dec.peer.predicted_s).c_str(), dec.peer.description.c_str());
+        }
+        std::printf("decision: %s%s\n", dec.run_plan ? "plan " : dec.run_alternative ? "alternative "
+                                         : dec.run_peer ? "peer " : "",
                     dec.reason.c_str());
         if (mc > 0) {
             std::printf("monte carlo %ld random trees: best %s, median %s (cloudaware %+.1f %% vs best; %.1f s, %ld on the fast path)\n",

@@ -59,7 +59,7 @@ job() {
         --mca mca_base_component_path "$comp:$(ompi_info --path pkglibdir | sed -n 's/^ *Pkglibdir: *//p')" \
         --mca coll cloudaware,basic --mca coll_cloudaware_matrix_file "$work/wrong.matrix" \
         --mca coll_cloudaware_cache_dir "$work/cache" --mca coll_cloudaware_verbose 50 \
-        --mca coll_cloudaware_trial_spread 0 --mca coll_cloudaware_trial_time 0 \
+        --mca coll_cloudaware_trial_spread 0 --mca coll_cloudaware_trial_peer 0 --mca coll_cloudaware_trial_time 0 \
         -- "$mpi_dir/trial_check" gather 8192 8 >"$log" 2>&1
 }
 # Rank 0 (host 0)'s per-call paths of the blocking (PREFIX=i: nonblocking) gathers.

@@ -25,8 +25,8 @@ ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_
     --mca coll_cloudaware_trial_time 0 "$prog" 20 10 16384 0 >/dev/null || fail "pvars_check failed"
 expect_in_log "pvars_check: 4 ranks: 0 failures"
 [ "$(value bcast_plan_calls)" -gt 0 ] || fail "no bcast ran as a plan (min_gain 0)"
-trials=$(( $(value trials_plan) + $(value trials_alternative) + $(value trials_previous) + $(value trials_stored) \
-    + $(value trials_failed) ))
+trials=$(( $(value trials_plan) + $(value trials_alternative) + $(value trials_peer) + $(value trials_previous) \
+    + $(value trials_stored) + $(value trials_failed) ))
 pid=$(grep -o '^\[[^]]*\] coll:cloudaware: calibration totals (world rank 0)' "$TEST_LOG" | sed 's/ .*//')
 reported=$(grep -F "$pid coll:cloudaware: trial of " "$TEST_LOG" | grep -c "outcome")
 [ "$trials" = "$reported" ] && [ "$trials" -ge 1 ] \
@@ -38,6 +38,6 @@ ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_rules_file "$work/rules" --mca co
     --mca coll_cloudaware_recalibrate_threshold 0 "$prog" 7 5 1024 0 >/dev/null || fail "pvars_check failed (no trials)"
 expect_in_log "pvars_check: 4 ranks: 0 failures"
 [ "$(value bcast_plan_calls)" = 7 ] || fail "expected all 7 bcasts as plans, saw $(value bcast_plan_calls)"
-[ "$(value trials_plan)$(value trials_alternative)$(value trials_previous)$(value trials_stored)$(value trials_failed)" = 00000 ] \
+[ "$(value trials_plan)$(value trials_alternative)$(value trials_peer)$(value trials_previous)$(value trials_stored)$(value trials_failed)" = 000000 ] \
     || fail "trial counters moved without trials"
 echo "ok"

@@ -84,8 +84,8 @@ static double read_var(MPI_T_pvar_handle h, MPI_Datatype type)
 int main(int argc, char **argv)
 {
     int provided, size, bcasts, allreduces, count, want_recal = -1, nfail;
-    static const char *const trial_names[] = { "plan", "alternative", "previous", "stored",
-                                                "failed" };
+    static const char *const trial_names[] = { "plan", "alternative", "peer", "previous",
+                                                "stored", "failed" };
     enum { NTRIALS = sizeof(trial_names) / sizeof(trial_names[0]) };
     MPI_T_pvar_handle plan[NCOLLS], prev[NCOLLS], calib, recal, secs, trials[NTRIALS];
     MPI_Datatype tplan[NCOLLS], tprev[NCOLLS], tcalib, trecal, tsecs, ttrials[NTRIALS];

@@ -12,6 +12,10 @@
 #      is reported, the trial runs again and the book is rewritten.  6. Every collective, and
 #      coll_check (non-commutative ops, zero sizes, IN_PLACE, sub-communicators) with trials.
 #   7. coll_cloudaware_trial_time: calls predicted short get more trial calls (here 16).
+#   5c. The peer: with basic below, tuned's algorithm run by the executor takes part (sections 1
+#      to 5b and 7 turn it off, coll_cloudaware_trial_peer 0, to count two or three variants;
+#      section 6 keeps it on, so every collective and coll_check also run tuned's algorithms
+#      through the executor).
 # Which variant wins here is not asserted: shared memory decides that, and it may go either way;
 # the lab test (test/lab/collectives.sh) asserts the previous module winning over a wrong model.
 . "${TEST_SRCDIR:-.}/mpitest.sh" || exit 99
@@ -23,6 +27,7 @@ common=(--mca coll cloudaware,basic --mca coll_cloudaware_test_fake_nodes 4
         --mca coll_cloudaware_calibrate_bandwidth_bytes 4096)
 # coll_cloudaware_trial_time 0: trial_calls calls per variant, however short (section 7 tests it)
 base=("${common[@]}" --mca coll_cloudaware_trial_time 0)
+nopeer=(--mca coll_cloudaware_trial_peer 0)
 
 # The blocking (or, with PREFIX=i, nonblocking) per-call paths of rank 0 for "gather of 65536
 # bytes", one per line: "cool", "tree", ... for a plan, "previous" for the previous module.
@@ -41,7 +46,7 @@ outcome_word() {   # "plan" or "previous", from rank 0's trial report
 
 echo "--- 1. trial, outcome, cache (two variants: coll_cloudaware_trial_spread 0)"
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_cache_dir "$work/cache" \
-    --mca coll_cloudaware_trial_spread 0 "$prog" gather 16384 8 >/dev/null || fail "trial_check failed"
+    --mca coll_cloudaware_trial_spread 0 "${nopeer[@]}" "$prog" gather 16384 8 >/dev/null || fail "trial_check failed"
 expect_in_log "trial_check: gather count=16384 reps=8 on 4 ranks: 16 checks, 0 failures"
 [ "$(grep -c 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: ' "$TEST_LOG")" = 1 ] \
     || fail "expected exactly one trial report for gather of 65536 bytes"
@@ -70,7 +75,7 @@ echo "ok: trial ran plan/previous x 3, outcome: $won, stored in $(basename "$boo
 
 echo "--- 2. the next job starts decided"
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_cache_dir "$work/cache" \
-    --mca coll_cloudaware_trial_spread 0 "$prog" gather 16384 8 >/dev/null || fail "trial_check failed (second job)"
+    --mca coll_cloudaware_trial_spread 0 "${nopeer[@]}" "$prog" gather 16384 8 >/dev/null || fail "trial_check failed (second job)"
 expect_in_log "trial_check: gather count=16384 reps=8 on 4 ranks: 16 checks, 0 failures"
 expect_in_log "trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: stored outcome, no trial"
 grep -q "trial of .*outcome: " "$TEST_LOG" && fail "a trial ran although its outcome was stored"
@@ -82,7 +87,7 @@ echo "ok: second job used the stored outcome ($won), no trial"
 
 echo "--- 3. the model chose the previous module: the trial still tries the plan"
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_min_gain 0.99 \
-    --mca coll_cloudaware_trial_spread 0 --mca coll_cloudaware_trial_calls 2 "$prog" gather 16384 6 \
+    --mca coll_cloudaware_trial_spread 0 --mca coll_cloudaware_trial_calls 2 "${nopeer[@]}" "$prog" gather 16384 6 \
     >/dev/null || fail "trial_check failed"
 expect_in_log "0 failures"
 expect_in_log "gather of 65536 bytes: previous module (.* gain below min_gain 0.99)"
@@ -101,19 +106,19 @@ grep -q "trial of " "$TEST_LOG" && fail "a trial ran with coll_cloudaware_trial_
 echo "ok: no trial, the model's choice ran"
 
 echo "--- 5. an unusable trial book is reported and replaced"
-sed -i 's/^cloudaware-trials 2$/cloudaware-trials 3/' "$book"
+sed -i 's/^cloudaware-trials 3$/cloudaware-trials 4/' "$book"
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_cache_dir "$work/cache" \
-    --mca coll_cloudaware_trial_spread 0 "$prog" gather 16384 6 >/dev/null || fail "trial_check failed"
+    --mca coll_cloudaware_trial_spread 0 "${nopeer[@]}" "$prog" gather 16384 6 >/dev/null || fail "trial_check failed"
 expect_in_log "0 failures"
-expect_in_log "trial book is unusable, the trials run again (.*version '3' is not supported"
+expect_in_log "trial book is unusable, the trials run again (.*version '4' is not supported"
 expect_in_log "trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: "
-head -n 1 "$book" | grep -qx "cloudaware-trials 2" || fail "the book was not rewritten"
-echo "ok: version 3 book reported, trial ran, book rewritten"
+head -n 1 "$book" | grep -qx "cloudaware-trials 3" || fail "the book was not rewritten"
+echo "ok: version 4 book reported, trial ran, book rewritten"
 
 echo "--- 5b. three variants: the model's second plan takes part (coll_cloudaware_trial_spread)"
 rm -rf "$work/cache3"
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_cache_dir "$work/cache3" \
-    --mca coll_cloudaware_trial_spread 100000 "$prog" gather 16384 11 >/dev/null \
+    --mca coll_cloudaware_trial_spread 100000 "${nopeer[@]}" "$prog" gather 16384 11 >/dev/null \
     || fail "trial_check failed (three variants)"
 expect_in_log "trial_check: gather count=16384 reps=11 on 4 ranks: 22 checks, 0 failures"
 expect_in_log "gather of 65536 bytes: the live trial also tries "
@@ -135,15 +140,45 @@ case "$won3:${blocking[9]}:${blocking[10]}" in
 esac
 [ "$won3" = previous ] || [ "${blocking[9]}" != previous ] || fail "a plan won but the previous module ran"
 book3=$(ls "$work"/cache3/cloudaware-*.trials)
-grep -q "^trial [0-9a-f]\{16\} gather 0 16 14 $won3 [0-9.e-]* [0-9.e-]* [0-9.e-]* .* | " "$book3" \
+grep -q "^trial [0-9a-f]\{16\} gather 0 16 14 $won3 [0-9.e-]* [0-9.e-]* [0-9.e-]* 0 .* | " "$book3" \
     || fail "three-variant outcome not in the trial book"
 echo "ok: trial rotated plan/previous/alternative x 3, outcome: $won3, stored"
 
-echo "--- 6. every collective, and coll_check, with trials"
+echo "--- 5c. the peer: tuned's algorithm, run by the executor, takes part (basic below)"
+rm -rf "$work/cache4"
+ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_cache_dir "$work/cache4" \
+    --mca coll_cloudaware_trial_spread 0 "$prog" gather 16384 11 >/dev/null || fail "trial_check failed (peer)"
+expect_in_log "trial_check: gather count=16384 reps=11 on 4 ranks: 22 checks, 0 failures"
+expect_in_log "gather of 65536 bytes: the live trial also tries the peer, tuned [a-z_]* run by the executor"
+[ "$(grep -c 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*; peer tuned [a-z_]*: .*outcome: ' "$TEST_LOG")" = 1 ] \
+    || fail "expected exactly one trial report with the peer for gather of 65536 bytes"
+mapfile -t blocking < <(paths)
+[ "${#blocking[@]}" = 11 ] || fail "expected 11 blocking calls of rank 0, saw ${#blocking[@]}"
+for k in 0 3 6; do
+    case "${blocking[$k]}" in previous | tuned) fail "trial call $k ran ${blocking[$k]}, not the plan" ;; esac
+    [ "${blocking[$((k + 1))]}" = previous ] || fail "trial call $((k + 1)) ran ${blocking[$((k + 1))]}"
+    [ "${blocking[$((k + 2))]}" = tuned ] || fail "trial call $((k + 2)) ran ${blocking[$((k + 2))]}, not the peer"
+done
+won4=$(sed -n 's/.*trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: the \(plan\|previous module\|peer\) .*/\1/p' \
+    "$TEST_LOG" | sed 's/previous module/previous/')
+[ -n "$won4" ] || fail "no outcome in the trial report with the peer"
+case "$won4:${blocking[9]}:${blocking[10]}" in
+    previous:previous:previous | peer:tuned:tuned) ;;
+    plan:previous:* | plan:tuned:* | plan:*:previous | plan:*:tuned)
+        fail "calls after the trial ran ${blocking[9]} ${blocking[10]}, the outcome was the plan" ;;
+    plan:*) ;;
+    *) fail "calls after the trial ran ${blocking[9]} ${blocking[10]}, the outcome was $won4" ;;
+esac
+book4=$(ls "$work"/cache4/cloudaware-*.trials)
+grep -q "^trial [0-9a-f]\{16\} gather 0 16 14 $won4 [0-9.e-]* [0-9.e-]* 0 [0-9.e-]* .* | peer tuned " "$book4" \
+    || fail "the outcome with the peer is not in the trial book"
+echo "ok: trial rotated plan/previous/peer x 3, outcome: $won4, stored"
+
+echo "--- 6. every collective, and coll_check, with trials (the peer included)"
 colls=bcast,reduce,allreduce,scatter,allgather
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_min_gain 0 \
-    "$prog" $colls 4096 10 1 >/dev/null || fail "trial_check $colls failed"
-expect_in_log "trial_check: $colls count=4096 reps=10 on 4 ranks: .* 0 failures"
+    "$prog" $colls 4096 12 1 >/dev/null || fail "trial_check $colls failed"
+expect_in_log "trial_check: $colls count=4096 reps=12 on 4 ranks: .* 0 failures"
 for coll in ${colls//,/ }; do
     expect_in_log "trial of $coll of 16384 bytes (root -\?[01]) on MPI_COMM_WORLD: .*outcome: "
 done
@@ -157,7 +192,7 @@ echo "ok: every collective right under trials; coll_check completed $n trials"
 
 echo "--- 7. short calls: coll_cloudaware_trial_time lengthens the trial"
 ca_mpirun 4 "${common[@]}" --mca coll_cloudaware_trial_time 1000 --mca coll_cloudaware_verbose 10 \
-    --mca coll_cloudaware_trial_spread 0 "$prog" gather 16384 40 >/dev/null || fail "trial_check failed (trial_time 1000)"
+    --mca coll_cloudaware_trial_spread 0 "${nopeer[@]}" "$prog" gather 16384 40 >/dev/null || fail "trial_check failed (trial_time 1000)"
 expect_in_log "trial_check: gather count=16384 reps=40 on 4 ranks: .* 0 failures"
 report=$(grep -o 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*; previous module: [^(]* s (median' \
          "$TEST_LOG" | head -n 1)

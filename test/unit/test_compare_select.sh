@@ -8,7 +8,9 @@
 # the old parser then counted the first rank's MPI_COMM_SELF module, self, as its world module).
 # And its model check (model_check) over the untimed first run, which is two jobs (short sizes,
 # then long ones): each job's trials with that job's own predictions (the old parser kept only
-# the first job's process and dropped every trial of the second).
+# the first job's process and dropped every trial of the second); and a trial with the
+# alternative and the peer (tuned's algorithm run by the executor), each matched with its own
+# prediction (the peer's announcement must not pass for the alternative's).
 set -eu
 top=${TOP_SRCDIR:-../..}
 python3 - "$top/contrib/bench/compare" <<'PY'
@@ -55,4 +57,21 @@ got = sorted((r["bytes"], r["variant"], r["won"], round(r["error"], 6)) for r in
 assert got == [(1024, "plan", True, 1.0), (1024, "previous", False, 1.0),
                (65536, "plan", False, 1.0), (65536, "previous", True, 1.0)], got
 print("compare model_check over two jobs: PASS")
+
+pre = "[calab-h0:300] coll:cloudaware: "
+log = [pre + "allreduce of 65536 bytes: cool node=chain (predicted 0.06 s vs han two-level 0.1 s)",
+       pre + "allreduce of 65536 bytes: the live trial also tries ring over ranks (predicted 0.09 s)",
+       pre + "allreduce of 65536 bytes: the live trial also tries the peer, tuned rabenseifner run by the "
+             "executor (predicted 0.155 s)",
+       pre + "trial of allreduce of 65536 bytes (root -1) on MPI_COMM_WORLD: cool node=chain: 0.08 0.07 s "
+             "(median 0.075 s); previous module: 0.13 0.12 s (median 0.125 s); alternative ring over ranks: "
+             "0.1 0.09 s (median 0.095 s); peer tuned rabenseifner: 0.04 0.045 s (median 0.0425 s); "
+             "outcome: the peer (coll_cloudaware_trial_margin 0.05; overhead: start 0 s)"]
+rows = compare.model_check("\n".join(log) + "\n")
+got = sorted((r["variant"], r["algorithm"], r["won"], r["predicted_s"], r["measured_s"]) for r in rows)
+assert got == [("alternative", "ring over ranks", False, 0.09, 0.095),
+               ("peer", "tuned rabenseifner", True, 0.155, 0.0425),
+               ("plan", "cool node=chain", False, 0.06, 0.075),
+               ("previous", "han two-level", False, 0.1, 0.125)], got
+print("compare model_check with the alternative and the peer: PASS")
 PY

@@ -201,7 +201,8 @@ struct Case {
     {
         cacore_plan_free(d.declined);
         cacore_plan_free(d.alternative);
-        d.declined = d.alternative = nullptr;
+        cacore_plan_free(d.peer);
+        d.declined = d.alternative = d.peer = nullptr;
     }
     ~Case()
     {
@@ -376,6 +377,63 @@ START_TEST(policy_alternative)
 }
 END_TEST
 
+// The peer: when the previous module is not tuned (han under Open MPI 5), tuned's algorithm for
+// the call, as the executor runs it, is offered for the live trial whatever its prediction; a
+// trial outcome "peer" runs it. Not with tuned below (it would run the same algorithm), nor when a
+// rule forces the plan.
+START_TEST(policy_peer)
+{
+    Case c(flat, 2, CACORE_COLL_ALLREDUCE, 1 << 16);
+    c.in.previous = CACORE_PREV_HAN;
+    c.run();
+    ck_assert_ptr_nonnull(c.d.peer);
+    const std::string peer = cacore_plan_describe(c.d.peer);
+    ck_assert_msg(peer == "tuned rabenseifner", "%s", peer.c_str());
+    ck_assert(c.d.peer_s > 0 && c.d.peer_s == cacore_plan_predicted(c.d.peer));
+    ck_assert_str_eq(c.d.previous, "han two-level");
+    const std::string best = cacore_plan_describe(c.d.plan != nullptr ? c.d.plan : c.d.declined);
+    cacore_plan_free(c.d.plan);
+    // tuned below: no peer
+    c.in.previous = CACORE_PREV_TUNED;
+    c.run();
+    ck_assert_ptr_null(c.d.peer);
+    ck_assert(c.d.peer_s < 0);
+    cacore_plan_free(c.d.plan);
+    // the trial measured the peer fastest: it runs, the best plan is declined
+    c.in.previous = CACORE_PREV_HAN;
+    c.in.trial = CACORE_TRIAL_PEER;
+    c.run();
+    ck_assert_ptr_nonnull(c.d.plan);
+    ck_assert_str_eq(cacore_plan_describe(c.d.plan), peer.c_str());
+    ck_assert_ptr_null(c.d.peer);
+    ck_assert_ptr_nonnull(c.d.declined);
+    ck_assert_str_eq(cacore_plan_describe(c.d.declined), best.c_str());
+    ck_assert_msg(c.has("live trial: tuned's algorithm"), "%s", c.d.reason);
+    cacore_plan_free(c.d.plan);
+    // a stored "peer" outcome where no peer is offered (tuned below): the model decides
+    c.in.previous = CACORE_PREV_TUNED;
+    c.run();
+    ck_assert_msg(c.has("predicted"), "%s", c.d.reason);
+    cacore_plan_free(c.d.plan);
+    // a rule that forces the plan: no peer
+    cacore_rule_t rule{};
+    rule.choice = CACORE_RULE_PLAN;
+    rule.line = 2;
+    c.in.previous = CACORE_PREV_HAN;
+    c.in.trial = CACORE_TRIAL_UNKNOWN;
+    c.in.rule = &rule;
+    c.run();
+    ck_assert_ptr_null(c.d.peer);
+    cacore_plan_free(c.d.plan);
+    // a non-commutative op: a peer is offered only when it keeps rank order
+    c.in.rule = nullptr;
+    c.in.commutative = 0;
+    c.run();
+    ck_assert(c.d.peer == nullptr || cacore_plan_preserves_order(c.d.peer));
+    cacore_plan_free(c.d.plan);
+}
+END_TEST
+
 // A non-commutative op: tuned's in-order binary tree is the reference, and a plan that does not
 // keep rank order never runs.
 START_TEST(policy_noncommutative)
@@ -428,6 +486,7 @@ int main()
     tcase_add_test(tc, policy_forced_algorithm_loses);
     tcase_add_test(tc, policy_trial_overrides_model);
     tcase_add_test(tc, policy_alternative);
+    tcase_add_test(tc, policy_peer);
     tcase_add_test(tc, policy_noncommutative);
     tcase_add_test(tc, policy_min_gain_and_bad_input);
     suite_add_tcase(s, tc);

@@ -3,9 +3,9 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * test_trial.c - the live trial's policy (docs/calibration.md, "Live trial"): which variant each
- * call runs (with and without the alternative), when the trial is over, the judgement with its
- * margin (in both directions: the trial can overturn the model's "plan" and its "previous
- * module"; the alternative wins only when fastest), and the trial book that
+ * call runs (with and without the alternative and the peer), when the trial is over, the
+ * judgement with its margin (in both directions: the trial can overturn the model's "plan" and its
+ * "previous module"; the alternative and the peer win only when fastest), and the trial book that
  * keeps outcomes in the cache directory (round trip, versioning, bad files refused). */
 #include "test_util.h"
 
@@ -13,20 +13,38 @@ START_TEST(calls_alternate_and_end)
 {
     /* 3 calls per variant: plan, previous, plan, previous, plan, previous; over after 6. */
     for (int k = 0; k < 6; k++) {
-        ck_assert_int_eq(cacore_trial_variant(k, 2),
+        ck_assert_int_eq(cacore_trial_variant(k, 0),
                          k % 2 ? CACORE_TRIAL_RUN_PREVIOUS : CACORE_TRIAL_RUN_PLAN);
-        ck_assert_int_eq(cacore_trial_over(k, 3, 2), 0);
+        ck_assert_int_eq(cacore_trial_over(k, 3, 0), 0);
     }
-    ck_assert_int_eq(cacore_trial_over(6, 3, 2), 1);
-    ck_assert_int_eq(cacore_trial_over(2, 1, 2), 1);
-    ck_assert_int_eq(cacore_trial_over(1, 1, 2), 0);
+    ck_assert_int_eq(cacore_trial_over(6, 3, 0), 1);
+    ck_assert_int_eq(cacore_trial_over(2, 1, 0), 1);
+    ck_assert_int_eq(cacore_trial_over(1, 1, 0), 0);
+    ck_assert_int_eq(cacore_trial_variant_count(0), 2);
     /* With the alternative: plan, previous, alternative, plan, ...; over after 9. */
+    const int alt = CACORE_TRIAL_WITH_ALTERNATIVE, peer = CACORE_TRIAL_WITH_PEER;
     for (int k = 0; k < 9; k++) {
-        ck_assert_int_eq(cacore_trial_variant(k, 3), (cacore_trial_variant_t) (k % 3));
-        ck_assert_int_eq(cacore_trial_over(k, 3, 3), 0);
+        ck_assert_int_eq(cacore_trial_variant(k, alt), (cacore_trial_variant_t) (k % 3));
+        ck_assert_int_eq(cacore_trial_over(k, 3, alt), 0);
     }
-    ck_assert_int_eq(cacore_trial_variant(5, 3), CACORE_TRIAL_RUN_ALTERNATIVE);
-    ck_assert_int_eq(cacore_trial_over(9, 3, 3), 1);
+    ck_assert_int_eq(cacore_trial_variant(5, alt), CACORE_TRIAL_RUN_ALTERNATIVE);
+    ck_assert_int_eq(cacore_trial_over(9, 3, alt), 1);
+    /* With the peer only: plan, previous, peer. */
+    ck_assert_int_eq(cacore_trial_variant_count(peer), 3);
+    ck_assert_int_eq(cacore_trial_variant(2, peer), CACORE_TRIAL_RUN_PEER);
+    ck_assert_int_eq(cacore_trial_variant(4, peer), CACORE_TRIAL_RUN_PREVIOUS);
+    ck_assert_int_eq(cacore_trial_over(8, 3, peer), 0);
+    ck_assert_int_eq(cacore_trial_over(9, 3, peer), 1);
+    /* With both: plan, previous, alternative, peer; over after 4 per call. */
+    ck_assert_int_eq(cacore_trial_variant_count(alt | peer), 4);
+    for (int k = 0; k < 8; k++) {
+        ck_assert_int_eq(cacore_trial_variant(k, alt | peer), (cacore_trial_variant_t) (k % 4));
+    }
+    ck_assert_int_eq(cacore_trial_over(7, 2, alt | peer), 0);
+    ck_assert_int_eq(cacore_trial_over(8, 2, alt | peer), 1);
+    /* An unknown variant bit: no variants, over at once. */
+    ck_assert_int_eq(cacore_trial_variant_count(4), 0);
+    ck_assert_int_eq(cacore_trial_over(0, 3, 4), 1);
 }
 END_TEST
 
@@ -37,35 +55,35 @@ START_TEST(judge_medians_and_margin)
     /* Plan calls (even): 5, 1, 2 -> median 2 (a slow first call, connection set-up, does not
      * decide); previous (odd): 3, 3, 9 -> median 3. 2 <= 3 * 0.9: the plan wins. */
     const double t1[] = { 5, 3, 1, 3, 2, 9 };
-    ck_assert_int_eq(cacore_trial_judge(t1, 3, 2, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t1, 3, 0, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     ck_assert(r.plan_s == 2.0 && r.previous_s == 3.0);
     /* The same times with a margin of 0.4: 2 > 3 * 0.6, the plan is not faster by enough. */
-    ck_assert_int_eq(cacore_trial_judge(t1, 3, 2, 0.4, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t1, 3, 0, 0.4, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
     /* A tie keeps what the cost model decided: the previous module, or the plan (margin 0: a
      * tie is no longer one, equal times go to the plan). */
     const double tie[] = { 1, 1 };
-    ck_assert_int_eq(cacore_trial_judge(tie, 1, 2, 0.05, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(tie, 1, 0, 0.05, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
-    ck_assert_int_eq(cacore_trial_judge(tie, 1, 2, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(tie, 1, 0, 0.05, 1, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
-    ck_assert_int_eq(cacore_trial_judge(tie, 1, 2, 0.0, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(tie, 1, 0, 0.0, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     /* Within the margin either way is a tie (1.68 against 1.69, 1.74 against 1.69 with 0.05);
      * beyond it the previous module wins whatever the model said. */
     const double near1[] = { 1.68, 1.69 }, near2[] = { 1.74, 1.69 }, far[] = { 1.80, 1.69 };
-    ck_assert_int_eq(cacore_trial_judge(near1, 1, 2, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(near1, 1, 0, 0.05, 1, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
-    ck_assert_int_eq(cacore_trial_judge(near2, 1, 2, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(near2, 1, 0, 0.05, 1, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
-    ck_assert_int_eq(cacore_trial_judge(near1, 1, 2, 0.05, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(near1, 1, 0, 0.05, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
-    ck_assert_int_eq(cacore_trial_judge(far, 1, 2, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(far, 1, 0, 0.05, 1, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
     /* Even counts: the median is the mean of the middle two. */
     const double t2[] = { 4, 1, 2, 1 };
-    ck_assert_int_eq(cacore_trial_judge(t2, 2, 2, 0.0, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t2, 2, 0, 0.0, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert(r.plan_s == 3.0 && r.previous_s == 1.0);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
 }
@@ -78,34 +96,69 @@ START_TEST(judge_three_variants)
     /* Calls rotate plan, previous, alternative. Plan 4 4 4, previous 3 3 3, alternative 1 9 1:
      * the alternative's median 1 is the fastest and below 3 * 0.9. */
     const double t1[] = { 4, 3, 1, 4, 3, 9, 4, 3, 1 };
-    ck_assert_int_eq(cacore_trial_judge(t1, 3, 3, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t1, 3, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_ALTERNATIVE);
     ck_assert(r.plan_s == 4.0 && r.previous_s == 3.0 && r.alternative_s == 1.0);
     /* The plan faster than the alternative: the plan (a tie goes to the plan too). */
     const double t2[] = { 1, 3, 2, 1, 3, 2, 1, 3, 2 };
-    ck_assert_int_eq(cacore_trial_judge(t2, 3, 3, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t2, 3, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     const double t3[] = { 2, 3, 2 };
-    ck_assert_int_eq(cacore_trial_judge(t3, 1, 3, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t3, 1, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     /* Both plans within the margin of the previous module: the previous module. */
     const double t4[] = { 2.9, 3, 2.8 };
-    ck_assert_int_eq(cacore_trial_judge(t4, 1, 3, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t4, 1, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
     /* The model chose the plan, which lost clearly (6.8 against 2.68); the alternative only ties
      * the previous module (2.65): the previous module (uniform-8, 1 KiB allreduce: the tied
      * binomial tree ran 4x slower than tuned's recursive doubling in the timed runs). */
     const double t6[] = { 6.8, 2.68, 2.65 };
-    ck_assert_int_eq(cacore_trial_judge(t6, 1, 3, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t6, 1, CACORE_TRIAL_WITH_ALTERNATIVE, 0.05, 1, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
     /* The plan in the tie too (2.70): the model's decision stands, the faster of its two. */
     const double t7[] = { 2.70, 2.68, 2.65 };
-    ck_assert_int_eq(cacore_trial_judge(t7, 1, 3, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t7, 1, CACORE_TRIAL_WITH_ALTERNATIVE, 0.05, 1, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_ALTERNATIVE);
     /* Two variants report no alternative time. */
     const double t5[] = { 1, 3 };
-    ck_assert_int_eq(cacore_trial_judge(t5, 1, 2, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t5, 1, 0, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert(r.alternative_s == 0.0 && r.peer_s == 0.0);
+}
+END_TEST
+
+/* The peer (tuned's algorithm run by the executor, tried when the previous module is not tuned)
+ * wins only when it is the fastest and faster than the previous module by the margin. */
+START_TEST(judge_with_the_peer)
+{
+    cacore_trial_result_t r;
+    char err[256];
+    const int peer = CACORE_TRIAL_WITH_PEER, both = CACORE_TRIAL_WITH_ALTERNATIVE | peer;
+    /* Open MPI 5, uniform-8, 64 KiB allreduce: our plan 76 ms, han 128 ms, tuned's Rabenseifner
+     * 42 ms (tuned's own run): the peer. */
+    const double t1[] = { 0.076, 0.128, 0.042 };
+    ck_assert_int_eq(cacore_trial_judge(t1, 1, peer, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PEER);
+    ck_assert(r.plan_s == 0.076 && r.previous_s == 0.128 && r.peer_s == 0.042);
     ck_assert(r.alternative_s == 0.0);
+    /* Four variants (plan, previous, alternative, peer): the alternative fastest. */
+    const double t2[] = { 4, 3, 1, 2, 4, 3, 1, 2 };
+    ck_assert_int_eq(cacore_trial_judge(t2, 2, both, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_ALTERNATIVE);
+    ck_assert(r.alternative_s == 1.0 && r.peer_s == 2.0);
+    /* The peer fastest of the four. */
+    const double t3[] = { 4, 3, 2, 1 };
+    ck_assert_int_eq(cacore_trial_judge(t3, 1, both, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PEER);
+    /* Equal medians go to the earlier variant: the plan before the peer. */
+    const double t4[] = { 1, 3, 1 };
+    ck_assert_int_eq(cacore_trial_judge(t4, 1, peer, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    /* The peer only ties the previous module, the model's plan lost clearly: the previous
+     * module. */
+    const double t5[] = { 6, 3, 2.9 };
+    ck_assert_int_eq(cacore_trial_judge(t5, 1, peer, 0.1, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
 }
 END_TEST
 
@@ -133,14 +186,14 @@ START_TEST(judge_refuses_bad_input)
     const double nan[] = { 1, 0.0 / 0.0 };
     const double ok[] = { 1, 2 };
 
-    ck_assert_int_eq(cacore_trial_judge(neg, 1, 2, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(neg, 1, 0, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
     ck_assert_ptr_nonnull(strstr(err, "time of call 1"));
-    ck_assert_int_eq(cacore_trial_judge(nan, 1, 2, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(ok, 1, 2, 1.0, 0, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(ok, 0, 2, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(NULL, 1, 2, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(nan, 1, 0, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 1, 0, 1.0, 0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 0, 0, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(NULL, 1, 0, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
     ck_assert_int_eq(cacore_trial_judge(ok, 1, 4, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(ok, 1, 1, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 1, -1, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
 }
 END_TEST
 
@@ -165,9 +218,12 @@ START_TEST(book_round_trips)
     cacore_trial_key_t k1 = key(CACORE_COLL_GATHER, 0, 18, "cool node=binomial group=flat top=flat");
     cacore_trial_key_t k2 = key(CACORE_COLL_ALLREDUCE, -1, 10, "tree (CMPI Alg. 4)");
     cacore_trial_key_t k3 = key(CACORE_COLL_BCAST, 0, 20, "tree (CMPI Alg. 4) | ring over ranks");
-    cacore_trial_result_t r1 = { CACORE_TRIAL_PREVIOUS, 0.25, 0.125, 0.0 };
-    cacore_trial_result_t r2 = { CACORE_TRIAL_PLAN, 1e-4, 3e-4, 0.0 };
-    cacore_trial_result_t r3 = { CACORE_TRIAL_ALTERNATIVE, 0.5, 0.75, 0.25 };
+    cacore_trial_key_t k4 = key(CACORE_COLL_ALLREDUCE, -1, 16,
+                                "cool node=binomial group=flat top=flat | peer tuned rabenseifner");
+    cacore_trial_result_t r1 = { CACORE_TRIAL_PREVIOUS, 0.25, 0.125, 0.0, 0.0 };
+    cacore_trial_result_t r2 = { CACORE_TRIAL_PLAN, 1e-4, 3e-4, 0.0, 0.0 };
+    cacore_trial_result_t r3 = { CACORE_TRIAL_ALTERNATIVE, 0.5, 0.75, 0.25, 0.0 };
+    cacore_trial_result_t r4 = { CACORE_TRIAL_PEER, 0.076, 0.128, 0.0, 0.042 };
     char *text = NULL, err[256], name[CACORE_CACHE_NAME_MAX];
     size_t len = 0;
 
@@ -177,13 +233,17 @@ START_TEST(book_round_trips)
     ck_assert_int_eq(cacore_trial_book_set(b, &k1, &r1, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_trial_book_set(b, &k2, &r2, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_trial_book_set(b, &k3, &r3, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_book_set(b, &k4, &r4, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_trial_book_format(b, &text, &len, err, sizeof err), CACORE_OK);
     ck_assert_uint_eq(len, strlen(text));
-    ck_assert_ptr_nonnull(strstr(text, "cloudaware-trials 2\n"));
+    ck_assert_ptr_nonnull(strstr(text, "cloudaware-trials 3\n"));
     ck_assert_ptr_nonnull(strstr(text, "\ntrial 0123456789abcdef gather 0 18 16 previous 0.25 "
-                                       "0.125 0 cool node=binomial group=flat top=flat\n"));
+                                       "0.125 0 0 cool node=binomial group=flat top=flat\n"));
     ck_assert_ptr_nonnull(strstr(text, "\ntrial 0123456789abcdef bcast 0 20 18 alternative 0.5 "
-                                       "0.75 0.25 tree (CMPI Alg. 4) | ring over ranks\n"));
+                                       "0.75 0.25 0 tree (CMPI Alg. 4) | ring over ranks\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\ntrial 0123456789abcdef allreduce -1 16 14 peer 0.076 "
+                                       "0.128 0 0.042 cool node=binomial group=flat top=flat | "
+                                       "peer tuned rabenseifner\n"));
     const char *path = tu_write_temp(text);
     ck_assert_msg(cacore_trial_book_read_file(path, &back, err, sizeof err) == CACORE_OK, "%s",
                   err);
@@ -195,6 +255,9 @@ START_TEST(book_round_trips)
     f = cacore_trial_book_find(back, &k3);
     ck_assert_int_eq(f.outcome, CACORE_TRIAL_ALTERNATIVE);
     ck_assert(f.plan_s == 0.5 && f.previous_s == 0.75 && f.alternative_s == 0.25);
+    f = cacore_trial_book_find(back, &k4);
+    ck_assert_int_eq(f.outcome, CACORE_TRIAL_PEER);
+    ck_assert(f.peer_s == 0.042 && f.alternative_s == 0.0);
     /* Another plan, root, class or layout: not found (the trial runs again). */
     cacore_trial_key_t other = k1;
     other.plan = "cool node=binomial group=chain top=flat";
@@ -210,7 +273,7 @@ START_TEST(book_round_trips)
     ck_assert_int_eq(cacore_trial_book_set(back, &k1, &r1, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_trial_book_find(back, &k1).outcome, CACORE_TRIAL_PLAN);
     /* Unknown outcomes and descriptions a line cannot hold are not stored. */
-    cacore_trial_result_t unknown = { CACORE_TRIAL_UNKNOWN, 1, 1, 0 };
+    cacore_trial_result_t unknown = { CACORE_TRIAL_UNKNOWN, 1, 1, 0, 0 };
     ck_assert_int_eq(cacore_trial_book_set(back, &k2, &unknown, err, sizeof err),
                      CACORE_ERR_ARG);
     other.plan = "two\nlines";
@@ -229,27 +292,28 @@ START_TEST(bad_books_are_refused)
         const char *text, *why;
     } cases[] = {
         { "cloudaware-trials 1\nend\n", "version '1' is not supported" },
+        { "cloudaware-trials 2\nend\n", "version '2' is not supported" },
         { "cloudaware-matrix 1\nend\n", "not a trial book" },
-        { "cloudaware-trials 2\n", "expected \"end\"" },
-        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 18 16 previous 1 2 0\nend\n",
+        { "cloudaware-trials 3\n", "expected \"end\"" },
+        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 18 16 previous 1 2 0 0\nend\n",
           "expected \"trial LAYOUT" },
-        { "cloudaware-trials 2\ntrial 0123 gather 0 18 16 previous 1 2 0 flat\nend\n",
+        { "cloudaware-trials 3\ntrial 0123 gather 0 18 16 previous 1 2 0 0 flat\nend\n",
           "16 hex digits" },
-        { "cloudaware-trials 2\ntrial 0123456789abcdef scan 0 18 16 previous 1 2 0 flat\nend\n",
+        { "cloudaware-trials 3\ntrial 0123456789abcdef scan 0 18 16 previous 1 2 0 0 flat\nend\n",
           "unknown collective" },
-        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 64 16 previous 1 2 0 flat\nend\n",
+        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 64 16 previous 1 2 0 0 flat\nend\n",
           "bytes class" },
-        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 18 16 maybe 1 2 0 flat\nend\n",
-          "not plan, previous or alternative" },
-        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 18 16 unknown 1 2 0 flat\nend\n",
-          "not plan, previous or alternative" },
-        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 18 16 plan -1 2 0 flat\nend\n",
+        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 18 16 maybe 1 2 0 0 flat\nend\n",
+          "not plan, previous, alternative or peer" },
+        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 18 16 unknown 1 2 0 0 flat\nend\n",
+          "not plan, previous, alternative or peer" },
+        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 18 16 plan -1 2 0 0 flat\nend\n",
           "not finite >= 0" },
-        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 nan flat\nend\n",
+        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 0 nan flat\nend\n",
           "not finite >= 0" },
-        { "cloudaware-trials 2\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 0 a #b\nend\n",
+        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 0 0 a #b\nend\n",
           "cannot contain '#'" },
-        { "cloudaware-trials 2\nend\ntrial\n", "text after \"end\"" },
+        { "cloudaware-trials 3\nend\ntrial\n", "text after \"end\"" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cacore_trial_book_t *b = (cacore_trial_book_t *) 0x1;
@@ -271,6 +335,7 @@ int main(void)
     tcase_add_test(tc, calls_alternate_and_end);
     tcase_add_test(tc, judge_medians_and_margin);
     tcase_add_test(tc, judge_three_variants);
+    tcase_add_test(tc, judge_with_the_peer);
     tcase_add_test(tc, judge_refuses_bad_input);
     tcase_add_test(tc, calls_by_predicted_time);
     tcase_add_test(tc, layout_key_tells_layouts_apart);

@@ -88,6 +88,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .trial_margin = 0.05,
     .trial_time = 0.05,
     .trial_spread = 2.0,
+    .trial_peer = true,
     .previous_model = CLOUDAWARE_PREVIOUS_AUTO,
     .trace_dir = NULL,
     /* docs/drift.md says why */
@@ -349,8 +350,10 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  OPAL_INFO_LVL_6, &c->model_slots);
     register_int("trial_calls",
                  "Live trial: the first blocking calls of each collective, root and size class "
-                 "on a communicator rotate among the cloud-aware plan, the previous module and "
-                 "the alternative plan (coll_cloudaware_trial_spread), this many calls each "
+                 "on a communicator rotate among the cloud-aware plan, the previous module, "
+                 "the alternative plan (coll_cloudaware_trial_spread) and, when the previous "
+                 "module is not tuned, tuned's algorithm run by the executor (the peer), this "
+                 "many calls each "
                  "(default 3, at most 16; 0 = no trials, the cost model alone decides); the "
                  "fastest keeps the class. Must be the same on every rank.",
                  OPAL_INFO_LVL_4, &c->trial_calls);
@@ -372,6 +375,12 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                     "as a third variant when predicted at most this many times the best plan's "
                     "time (default 2; below 1 = never: plan against previous module only). Must "
                     "be the same on every rank.", OPAL_INFO_LVL_4, &c->trial_spread);
+    register_bool("trial_peer",
+                  "Live trial: when the previous module is not tuned (han, the default of Open "
+                  "MPI 5; basic), tuned's own algorithm for the call, run by coll/cloudaware's "
+                  "executor (the peer), takes part as another variant, whatever the cost model "
+                  "predicts for it (default true). Must be the same on every rank.",
+                  OPAL_INFO_LVL_4, &c->trial_peer);
     register_double("recalibrate_threshold",
                     "Drift detection: a blocking call run as a plan drifts when its time (slowest "
                     "rank) differs from the plan's baseline (the median of its first "

@@ -23,7 +23,8 @@ static counter_t plan_calls[CACORE_COLL_COUNT];
 static counter_t previous_calls[CACORE_COLL_COUNT];
 static counter_t calibrations, recalibrations;
 static double calibration_seconds;
-static counter_t trials_plan, trials_alternative, trials_previous, trials_stored, trials_failed;
+static counter_t trials_plan, trials_alternative, trials_peer, trials_previous, trials_stored,
+    trials_failed;
 static opal_mutex_t pvars_lock = OPAL_MUTEX_STATIC_INIT;
 
 static void count(counter_t *c)
@@ -78,6 +79,9 @@ int mca_coll_cloudaware_pvars_register(void)
         "trials_alternative", "Live trials the cost model's second plan (the alternative) won",
         &trials_alternative);
     rc = OPAL_SUCCESS != rc ? rc : register_counter(
+        "trials_peer", "Live trials tuned's algorithm run by the executor (the peer) won",
+        &trials_peer);
+    rc = OPAL_SUCCESS != rc ? rc : register_counter(
         "trials_previous", "Live trials the previous module won", &trials_previous);
     rc = OPAL_SUCCESS != rc ? rc : register_counter(
         "trials_stored", "Live trials decided by a stored outcome (trial book), without trial "
@@ -111,6 +115,8 @@ void mca_coll_cloudaware_pvars_trial(cacore_trial_t outcome, bool stored)
         count(&trials_plan);
     } else if (CACORE_TRIAL_ALTERNATIVE == outcome) {
         count(&trials_alternative);
+    } else if (CACORE_TRIAL_PEER == outcome) {
+        count(&trials_peer);
     } else if (CACORE_TRIAL_PREVIOUS == outcome) {
         count(&trials_previous);
     } else {

@@ -29,10 +29,11 @@ typedef struct {
     int bytes_class;      /* floor(log2(bytes)) */
     int count_class;      /* floor(log2(count)) */
     bool commutative;     /* the previous module's algorithm and the plan's order depend on it */
-    const cacore_plan_t *run;   /* what serves this class: best, alt or NULL (the previous
-                                   module) */
+    const cacore_plan_t *run;   /* what serves this class: best, alt, peer or NULL (the
+                                   previous module) */
     cacore_plan_t *best;        /* the model's best plan (whether it runs or not), or NULL */
     cacore_plan_t *alt;         /* its second plan, which the live trial tries too, or NULL */
+    cacore_plan_t *peer;        /* tuned's algorithm, which the live trial tries too, or NULL */
     mca_coll_cloudaware_trial_t trial;   /* coll_cloudaware_trial.c */
     mca_coll_cloudaware_drift_t drift;   /* coll_cloudaware_drift.c */
     uint64_t stamp;
@@ -61,6 +62,7 @@ void mca_coll_cloudaware_plancache_free(mca_coll_cloudaware_module_t *m)
     for (int i = 0; i < CLOUDAWARE_PLANCACHE_SIZE; i++) {
         cacore_plan_free(m->plancache->entries[i].best);
         cacore_plan_free(m->plancache->entries[i].alt);
+        cacore_plan_free(m->plancache->entries[i].peer);
     }
     free(m->plancache);
     m->plancache = NULL;
@@ -117,10 +119,10 @@ static int previous_model(const mca_coll_cloudaware_module_t *m, cacore_coll_t c
     return CACORE_PREV_BINOMIAL;
 }
 
-/* Decides for one size class: e->run, the plan or NULL for the previous module, e->best and
- * e->alt. The policy is the core's (cacore_decide, shared with cloudaware-plan); this gathers its
+/* Decides for one size class: e->run, the plan or NULL for the previous module, e->best,
+ * e->alt and e->peer. The policy is the core's (cacore_decide, shared with cloudaware-plan); this gathers its
  * inputs and logs. true when the cost model decided (no rule): the live trial may then try the
- * best plan, also one the model turned down, and the alternative. */
+ * best plan, also one the model turned down, the alternative and the peer. */
 static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matrix,
                    const mca_coll_cloudaware_call_t *call, size_t bytes, size_t count,
                    plancache_entry_t *e)
@@ -145,6 +147,7 @@ static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matri
     in.min_gain = c->min_gain;
     in.large_message = (size_t) c->large_message;
     in.trial_spread = c->trial_spread;
+    in.trial_peer = c->trial_peer ? 1 : 0;
     in.params.hier.k = c->k;
     in.params.hier.t_span = c->t_span;
     in.params.cost.node_send_slots = in.params.cost.node_recv_slots = c->model_slots;
@@ -166,12 +169,20 @@ static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matri
                         bytes, d.reason);
     e->best = NULL != d.plan ? d.plan : d.declined;
     e->alt = d.alternative;
+    e->peer = d.peer;
     e->run = d.plan;
     if (NULL != d.alternative) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: %s of %zu bytes: the live trial also tries %s "
                             "(predicted %.3g s)", cacore_coll_name(call->coll), bytes,
                             cacore_plan_describe(d.alternative), d.alternative_s);
+    }
+    if (NULL != d.peer) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                            "coll:cloudaware: %s of %zu bytes: the live trial also tries the "
+                            "peer, %s run by the executor (predicted %.3g s)",
+                            cacore_coll_name(call->coll), bytes, cacore_plan_describe(d.peer),
+                            d.peer_s);
     }
     return NULL == in.rule || CACORE_RULE_MODEL == in.rule->choice;
 }
@@ -186,12 +197,13 @@ static void entry_decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t 
 
     cacore_plan_free(e->best);
     cacore_plan_free(e->alt);
-    e->best = e->alt = NULL;
+    cacore_plan_free(e->peer);
+    e->best = e->alt = e->peer = NULL;
     e->run = NULL;
     by_model = decide(m, matrix, call, (size_t) 1 << e->bytes_class,
                       (size_t) 1 << e->count_class, e);
     mca_coll_cloudaware_trial_init(&e->trial, call->coll, call->root, e->bytes_class,
-                                   e->count_class, &e->run, e->best, e->alt, by_model);
+                                   e->count_class, &e->run, e->best, e->alt, e->peer, by_model);
     mca_coll_cloudaware_drift_init(&e->drift, call->coll, call->root, e->bytes_class);
 }
 

@@ -41,7 +41,7 @@ static int calls_per_variant(const cacore_plan_t *plan)
 void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_t coll, int root,
                                     int bytes_class, int count_class, const cacore_plan_t **run,
                                     const cacore_plan_t *plan, const cacore_plan_t *alternative,
-                                    bool possible)
+                                    const cacore_plan_t *peer, bool possible)
 {
     memset(t, 0, sizeof(*t));
     t->coll = coll;
@@ -51,7 +51,10 @@ void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_
     t->run = run;
     t->plan = plan;
     t->alternative = NULL != plan ? alternative : NULL;
-    t->variants = NULL != t->alternative ? 3 : 2;
+    t->peer = NULL != plan ? peer : NULL;
+    t->with = (NULL != t->alternative ? CACORE_TRIAL_WITH_ALTERNATIVE : 0)
+        | (NULL != t->peer ? CACORE_TRIAL_WITH_PEER : 0);
+    t->variants = cacore_trial_variant_count(t->with);
     t->model_chose_plan = NULL != plan && *run == plan;
     t->outcome = CACORE_TRIAL_UNKNOWN;
     t->per_variant = calls_per_variant(plan);
@@ -68,6 +71,8 @@ static void apply(mca_coll_cloudaware_trial_t *t, cacore_trial_t outcome)
         *t->run = t->plan;
     } else if (CACORE_TRIAL_ALTERNATIVE == outcome && NULL != t->alternative) {
         *t->run = t->alternative;
+    } else if (CACORE_TRIAL_PEER == outcome && NULL != t->peer) {
+        *t->run = t->peer;
     } else if (CACORE_TRIAL_PREVIOUS == outcome) {
         *t->run = NULL;
     }
@@ -78,21 +83,35 @@ static const cacore_plan_t *variant_plan(const mca_coll_cloudaware_trial_t *t,
                                          cacore_trial_variant_t v)
 {
     return CACORE_TRIAL_RUN_PLAN == v ? t->plan
-        : CACORE_TRIAL_RUN_ALTERNATIVE == v ? t->alternative : NULL;
+        : CACORE_TRIAL_RUN_ALTERNATIVE == v ? t->alternative
+        : CACORE_TRIAL_RUN_PEER == v ? t->peer : NULL;
 }
 
 static const char *outcome_name(cacore_trial_t o)
 {
     return CACORE_TRIAL_PLAN == o ? "the plan"
-        : CACORE_TRIAL_ALTERNATIVE == o ? "the alternative" : "the previous module";
+        : CACORE_TRIAL_ALTERNATIVE == o ? "the alternative"
+        : CACORE_TRIAL_PEER == o ? "the peer" : "the previous module";
 }
 
-/* The plan's description, and " | " and the alternative's when there is one (the book key: an
- * outcome holds only for the same candidates). */
+/* The plan's description, then " | " and the alternative's and " | peer " and the peer's for
+ * those that take part (the book key: an outcome holds only for the same candidates). */
 static void candidates(const mca_coll_cloudaware_trial_t *t, char *out, size_t len)
 {
-    snprintf(out, len, "%s%s%s", cacore_plan_describe(t->plan), NULL != t->alternative ? " | " : "",
-             NULL != t->alternative ? cacore_plan_describe(t->alternative) : "");
+    snprintf(out, len, "%s%s%s%s%s", cacore_plan_describe(t->plan),
+             NULL != t->alternative ? " | " : "",
+             NULL != t->alternative ? cacore_plan_describe(t->alternative) : "",
+             NULL != t->peer ? " | peer " : "", NULL != t->peer ? cacore_plan_describe(t->peer) : "");
+}
+
+/* ", alternative X measured too" and ", peer Y measured too" for those that took part. */
+static void others(const mca_coll_cloudaware_trial_t *t, char *out, size_t len)
+{
+    snprintf(out, len, "%s%s%s%s%s%s", NULL != t->alternative ? ", alternative " : "",
+             NULL != t->alternative ? cacore_plan_describe(t->alternative) : "",
+             NULL != t->alternative ? " measured too" : "", NULL != t->peer ? ", peer " : "",
+             NULL != t->peer ? cacore_plan_describe(t->peer) : "",
+             NULL != t->peer ? " measured too" : "");
 }
 
 /* desc: the buffer candidates() filled, which the key points to. */
@@ -115,7 +134,7 @@ static cacore_trial_key_t book_key(mca_coll_cloudaware_module_t *m,
 static cacore_trial_result_t stored(mca_coll_cloudaware_module_t *m,
                                     const mca_coll_cloudaware_trial_t *t)
 {
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0 };
     cacore_trial_book_t *book = NULL;
     char why[768], desc[1024];
     cacore_trial_key_t k;
@@ -168,7 +187,8 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
                          mca_coll_cloudaware_trial_t *t)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0 };
+    char also[1024];
     int outcome, rc;
 
     if (0 == ompi_comm_rank(comm)) {
@@ -182,21 +202,20 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
     t->learn_s = now() - t->learn_s;
     if (OMPI_SUCCESS != rc
         || (CACORE_TRIAL_PLAN != outcome && CACORE_TRIAL_PREVIOUS != outcome
-            && (CACORE_TRIAL_ALTERNATIVE != outcome || NULL == t->alternative))) {
+            && (CACORE_TRIAL_ALTERNATIVE != outcome || NULL == t->alternative)
+            && (CACORE_TRIAL_PEER != outcome || NULL == t->peer))) {
         return false;
     }
     apply(t, (cacore_trial_t) outcome);
     mca_coll_cloudaware_pvars_trial(t->outcome, true);
     if (0 == ompi_comm_rank(comm)) {
+        others(t, also, sizeof(also));
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: stored "
-                            "outcome, no trial: %s (%s %.3g s, previous module %.3g s%s%s%s)",
+                            "outcome, no trial: %s (%s %.3g s, previous module %.3g s%s)",
                             cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
                             comm->c_name, outcome_name(t->outcome),
-                            cacore_plan_describe(t->plan), r.plan_s, r.previous_s,
-                            NULL != t->alternative ? ", alternative " : "",
-                            NULL != t->alternative ? cacore_plan_describe(t->alternative) : "",
-                            NULL != t->alternative ? " measured too" : "");
+                            cacore_plan_describe(t->plan), r.plan_s, r.previous_s, also);
     }
     return true;
 }
@@ -214,7 +233,8 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
     }
     if (!commutative && (!cacore_plan_preserves_order(t->plan)
                          || (NULL != t->alternative
-                             && !cacore_plan_preserves_order(t->alternative)))) {
+                             && !cacore_plan_preserves_order(t->alternative))
+                         || (NULL != t->peer && !cacore_plan_preserves_order(t->peer)))) {
         return *t->run;   /* a plan cannot serve this op: not a trial call */
     }
     if (CLOUDAWARE_TRIAL_PENDING == t->state) {
@@ -233,7 +253,7 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
     m->trial_now = t;
     t->barrier_s += now() - t->start;
     t->start = now();
-    p = variant_plan(t, cacore_trial_variant(t->calls, t->variants));
+    p = variant_plan(t, cacore_trial_variant(t->calls, t->with));
     return p;
 }
 
@@ -259,10 +279,11 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     mca_coll_cloudaware_trial_t *t = m->trial_now;
-    double agreed[3 * CLOUDAWARE_TRIAL_MAX_CALLS], t0, t_store;
+    double agreed[CACORE_TRIAL_MAX_VARIANTS * CLOUDAWARE_TRIAL_MAX_CALLS], t0, t_store;
     cacore_trial_result_t r;
-    char err[256], plan_times[256], prev_times[256], alt_times[256], alt[1024];
-    int n, rc, v;
+    char err[256], plan_times[256], prev_times[256], alt_times[256], peer_times[256], alt[1024],
+        peer[1024];
+    int n, rc, v, k;
 
     if (--m->trial_depth > 0 || NULL == t) {
         return;
@@ -272,7 +293,7 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     t->times[t->calls] = now() - t->start;
     t->calls++;
     v = t->variants;
-    if (!cacore_trial_over(t->calls, n, v)) {
+    if (!cacore_trial_over(t->calls, n, t->with)) {
         return;
     }
     /* The agreement: the slowest rank's time of every call, on every rank. */
@@ -290,7 +311,7 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
         mca_coll_cloudaware_pvars_trial(CACORE_TRIAL_UNKNOWN, false);
         return;
     }
-    if (CACORE_OK != cacore_trial_judge(agreed, n, v, c->trial_margin, t->model_chose_plan, &r,
+    if (CACORE_OK != cacore_trial_judge(agreed, n, t->with, c->trial_margin, t->model_chose_plan, &r,
                                           err, sizeof(err))) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
                             "coll:cloudaware: trial of %s: %s; the cost model's choice stays",
@@ -307,21 +328,30 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     t_store = now();
     store(m, t, &r);
     t_store = now() - t_store;
-    list_times(agreed, v * n, CACORE_TRIAL_RUN_PLAN, v, plan_times, sizeof(plan_times));
-    list_times(agreed, v * n, CACORE_TRIAL_RUN_PREVIOUS, v, prev_times, sizeof(prev_times));
-    alt[0] = '\0';
-    if (3 == v) {
-        list_times(agreed, v * n, CACORE_TRIAL_RUN_ALTERNATIVE, v, alt_times, sizeof(alt_times));
+    /* Call k runs variant k % v of the present ones: plan 0, previous 1, alternative then
+     * peer from 2 on. */
+    list_times(agreed, v * n, 0, v, plan_times, sizeof(plan_times));
+    list_times(agreed, v * n, 1, v, prev_times, sizeof(prev_times));
+    alt[0] = peer[0] = '\0';
+    k = 2;
+    if (NULL != t->alternative) {
+        list_times(agreed, v * n, k++, v, alt_times, sizeof(alt_times));
         snprintf(alt, sizeof(alt), "; alternative %s: %s s (median %.3g s)",
                  cacore_plan_describe(t->alternative), alt_times, r.alternative_s);
     }
+    if (NULL != t->peer) {
+        list_times(agreed, v * n, k, v, peer_times, sizeof(peer_times));
+        snprintf(peer, sizeof(peer), "; peer %s: %s s (median %.3g s)",
+                 cacore_plan_describe(t->peer), peer_times, r.peer_s);
+    }
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: %s: %s s "
-                        "(median %.3g s); previous module: %s s (median %.3g s)%s; outcome: %s "
+                        "(median %.3g s); previous module: %s s (median %.3g s)%s%s; outcome: %s "
                         "(coll_cloudaware_trial_margin %g; overhead: start %.3g s, barriers "
                         "%.3g s, agreement %.3g s, trial book %.3g s)",
                         cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
                         comm->c_name, cacore_plan_describe(t->plan), plan_times, r.plan_s,
-                        prev_times, r.previous_s, alt, outcome_name(r.outcome), c->trial_margin,
+                        prev_times, r.previous_s, alt, peer, outcome_name(r.outcome),
+                        c->trial_margin,
                         t->learn_s, t->barrier_s, t0, t_store);
 }

@@ -6,7 +6,8 @@
  * model gets wrong, the first blocking calls of each (communicator, collective, root, size class)
  * find out. They rotate among the cloud-aware plan (also when the model chose the previous
  * module), the previous module and, when the model offered one (coll_cloudaware_trial_spread),
- * the alternative plan, each call started by a barrier and timed locally; after
+ * the alternative plan and, when the previous module is not tuned, tuned's algorithm run by the
+ * executor (the peer), each call started by a barrier and timed locally; after
  * coll_cloudaware_trial_calls calls of each, one MPI_MAX allreduce through the previous module
  * gives every rank the same times and the fastest variant keeps the class (a plan only when
  * faster than the previous module by coll_cloudaware_trial_margin).
@@ -47,23 +48,26 @@ typedef struct mca_coll_cloudaware_trial_t {
     double start;                /* start of the call running now */
     double learn_s;              /* the broadcast of the stored outcome took this long */
     double barrier_s;            /* the barriers before the trial calls, together */
-    int variants;                /* 2 (plan, previous) or 3 (and the alternative) */
+    int with;                    /* the variants beyond plan and previous: CACORE_TRIAL_WITH_* */
+    int variants;                /* cacore_trial_variant_count(with): 2 to 4 */
     int per_variant;             /* calls per variant (cacore_trial_calls) */
-    double times[3 * CLOUDAWARE_TRIAL_MAX_CALLS];   /* local time of each call */
+    double times[CACORE_TRIAL_MAX_VARIANTS * CLOUDAWARE_TRIAL_MAX_CALLS];   /* local time of each
+                                                                               call */
     cacore_trial_t outcome;
     const cacore_plan_t **run;   /* the entry's choice (NULL: the previous module) */
     const cacore_plan_t *plan;   /* the model's best plan (owned by the entry), or NULL */
     const cacore_plan_t *alternative;   /* its second plan (owned by the entry), or NULL */
+    const cacore_plan_t *peer;   /* tuned's algorithm (owned by the entry), or NULL */
     bool model_chose_plan;       /* before the trial, *run was the plan (a tie keeps it) */
 } mca_coll_cloudaware_trial_t;
 
 /* Sets up the trial of a new entry. run: the entry's choice, which the outcome sets to plan,
- * alternative or NULL; a trial is possible when the cost model made the choice and built a
+ * alternative, peer or NULL; a trial is possible when the cost model made the choice and built a
  * plan. */
 void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_t coll, int root,
                                     int bytes_class, int count_class, const cacore_plan_t **run,
                                     const cacore_plan_t *plan, const cacore_plan_t *alternative,
-                                    bool possible);
+                                    const cacore_plan_t *peer, bool possible);
 
 /* Hooks of the blocking entry points, before and after the call. A blocking call made while
  * another runs on the communicator (the previous module's allreduce calling our reduce and

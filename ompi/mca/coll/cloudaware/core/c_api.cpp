@@ -393,6 +393,7 @@ void cacore_decide_input_default(cacore_decide_input_t *in)
     in->min_gain = 0.1;
     in->large_message = 65536;
     in->trial_spread = 2.0;
+    in->trial_peer = 1;
     cacore_plan_params_default(&in->params);
 }
 
@@ -425,24 +426,29 @@ cacore_status_t cacore_decide(const cacore_matrix_t *m, int nranks, const int *r
         d.min_gain = in->min_gain;
         d.large_message = static_cast<double>(in->large_message);
         d.trial_spread = in->trial_spread;
+        d.trial_peer = in->trial_peer != 0;
         d.params = cacore::PlanParams::from_c(in->params);
         cacore::Decision dec = cacore::decide(d);
         out->plan_s = dec.have_plan ? dec.plan.predicted_s : -1.0;
         out->alternative_s = dec.have_alternative ? dec.alternative.predicted_s : -1.0;
+        out->peer_s = dec.have_peer ? dec.peer.predicted_s : -1.0;
         out->previous_s = dec.previous_s;
         out->problem = dec.problem ? 1 : 0;
         std::snprintf(out->previous, sizeof(out->previous), "%s", dec.previous.c_str());
         std::snprintf(out->reason, sizeof(out->reason), "%s", dec.reason.c_str());
         // Every plan is allocated before any is handed out: on bad_alloc none leaks.
-        std::unique_ptr<cacore_plan> plan, alt;
+        std::unique_ptr<cacore_plan> plan, alt, peer;
         if (dec.have_plan && (dec.run_plan || dec.plan_usable)) {
             plan = std::make_unique<cacore_plan>(cacore_plan{std::move(dec.plan)});
         }
         if (dec.have_alternative) {
             alt = std::make_unique<cacore_plan>(cacore_plan{std::move(dec.alternative)});
         }
-        cacore_plan_t *&slot = dec.run_alternative ? out->plan : out->alternative;
-        slot = alt.release();
+        if (dec.have_peer) {
+            peer = std::make_unique<cacore_plan>(cacore_plan{std::move(dec.peer)});
+        }
+        (dec.run_alternative ? out->plan : out->alternative) = alt.release();
+        (dec.run_peer ? out->plan : out->peer) = peer.release();
         (dec.run_plan ? out->plan : out->declined) = plan.release();
     });
 }
@@ -949,11 +955,22 @@ int outcome_int(const cacore_trial_t &o)
 
 extern "C" {
 
-cacore_trial_variant_t cacore_trial_variant(int k, int variants)
+namespace {
+bool with_ok(int with)
 {
-    // Out of range: the plan (the C side never asks for more than 3 variants).
-    return variants == 2 || variants == 3 ? cacore::trial_variant(k, variants)
-                                          : CACORE_TRIAL_RUN_PLAN;
+    return (with & ~(CACORE_TRIAL_WITH_ALTERNATIVE | CACORE_TRIAL_WITH_PEER)) == 0;
+}
+}  // namespace
+
+int cacore_trial_variant_count(int with)
+{
+    return with_ok(with) ? cacore::trial_variant_count(with) : 0;
+}
+
+cacore_trial_variant_t cacore_trial_variant(int k, int with)
+{
+    // Out of range: the plan (the C side never asks for an unknown variant).
+    return with_ok(with) && k >= 0 ? cacore::trial_variant(k, with) : CACORE_TRIAL_RUN_PLAN;
 }
 
 int cacore_trial_calls(int base, double budget_s, double predicted_s)
@@ -961,28 +978,29 @@ int cacore_trial_calls(int base, double budget_s, double predicted_s)
     return cacore::trial_calls(base, budget_s, predicted_s);
 }
 
-int cacore_trial_over(int k, int calls_per_variant, int variants)
+int cacore_trial_over(int k, int calls_per_variant, int with)
 {
-    return cacore::trial_over(k, calls_per_variant, variants) ? 1 : 0;
+    return !with_ok(with) || cacore::trial_over(k, calls_per_variant, with) ? 1 : 0;
 }
 
-cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int variants,
+cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int with,
                                    double margin, int model_chose_plan, cacore_trial_result_t *out,
                                    char *err, size_t errlen)
 {
     return guard(err, errlen, [&] {
-        if (times == nullptr || out == nullptr || calls_per_variant < 1 ||
-            (variants != 2 && variants != 3)) {
-            cacore::fail_arg("cacore_trial_judge: NULL argument, no calls or not 2 or 3 variants");
+        if (times == nullptr || out == nullptr || calls_per_variant < 1 || !with_ok(with)) {
+            cacore::fail_arg("cacore_trial_judge: NULL argument, no calls or unknown variants");
         }
+        const int variants = cacore::trial_variant_count(with);
         const std::vector<double> t(times, times + static_cast<size_t>(variants) *
                                                         static_cast<size_t>(calls_per_variant));
-        const cacore::TrialResult r = cacore::trial_judge(t, calls_per_variant, variants, margin,
+        const cacore::TrialResult r = cacore::trial_judge(t, calls_per_variant, with, margin,
                                                               model_chose_plan != 0);
         out->outcome = r.outcome;
         out->plan_s = r.plan_s;
         out->previous_s = r.previous_s;
         out->alternative_s = r.alternative_s;
+        out->peer_s = r.peer_s;
     });
 }
 
@@ -1021,7 +1039,7 @@ cacore_status_t cacore_trial_book_read_file(const char *path, cacore_trial_book_
 cacore_trial_result_t cacore_trial_book_find(const cacore_trial_book_t *b,
                                              const cacore_trial_key_t *key)
 {
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0 };
     if (b != nullptr && key != nullptr && key->plan != nullptr) {
         try {
             const cacore::TrialResult t = b->b.find(trial_key(key));
@@ -1029,6 +1047,7 @@ cacore_trial_result_t cacore_trial_book_find(const cacore_trial_book_t *b,
             r.plan_s = t.plan_s;
             r.previous_s = t.previous_s;
             r.alternative_s = t.alternative_s;
+            r.peer_s = t.peer_s;
         } catch (...) {
             r.outcome = CACORE_TRIAL_UNKNOWN;   /* out of memory copying the key: not found */
         }
@@ -1044,15 +1063,16 @@ cacore_status_t cacore_trial_book_set(cacore_trial_book_t *b, const cacore_trial
             cacore::fail_arg("cacore_trial_book_set: NULL argument");
         }
         const int o = outcome_int(r->outcome);
-        if (o != CACORE_TRIAL_PLAN && o != CACORE_TRIAL_PREVIOUS && o != CACORE_TRIAL_ALTERNATIVE) {
-            cacore::fail_arg("cacore_trial_book_set: the outcome must be plan, previous or "
-                             "alternative");
+        if (o <= CACORE_TRIAL_UNKNOWN || o >= CACORE_TRIAL_COUNT) {
+            cacore::fail_arg("cacore_trial_book_set: the outcome must be plan, previous, "
+                             "alternative or peer");
         }
         cacore::TrialResult t;
         t.outcome = static_cast<cacore_trial_t>(o);
         t.plan_s = r->plan_s;
         t.previous_s = r->previous_s;
         t.alternative_s = r->alternative_s;
+        t.peer_s = r->peer_s;
         b->b.set(trial_key(key), t);
     });
 }

@@ -332,10 +332,13 @@ typedef enum {
     CACORE_TRIAL_PLAN,          /* the trial measured the plan faster */
     CACORE_TRIAL_PREVIOUS,      /* the trial measured the previous module faster */
     CACORE_TRIAL_ALTERNATIVE,   /* the trial measured the model's second plan fastest */
+    CACORE_TRIAL_PEER,          /* the trial measured tuned's algorithm, run by the executor,
+                                   fastest (offered when the previous module is not tuned) */
     CACORE_TRIAL_COUNT
 } cacore_trial_t;
 
-/* Names ("tuned", "basic", "han", "binomial"; "unknown", "plan", "previous", "alternative"), NULL
+/* Names ("tuned", "basic", "han", "binomial"; "unknown", "plan", "previous", "alternative",
+ * "peer"), NULL
  * past COUNT. */
 const char *cacore_prev_name(int prev);
 const char *cacore_trial_name(int trial);
@@ -355,11 +358,13 @@ typedef struct {
     double trial_spread;           /* the model's second plan of another algorithm is offered as
                                       the alternative when predicted at most this many times the
                                       best plan's time (>= 1; below 1: none is offered) */
+    int trial_peer;                /* 1: when the previous module is not tuned, tuned's algorithm
+                                      is offered as the peer; 0: never */
     cacore_plan_params_t params;   /* from the MCA parameters; a rule's settings go on top */
 } cacore_decide_input_t;
 
 /* bytes = count = 1, commutative, no rule, trial unknown, previous tuned, min_gain 0.1,
- * large_message 65536, trial_spread 2, cacore_plan_params_default(). */
+ * large_message 65536, trial_spread 2, trial_peer 1, cacore_plan_params_default(). */
 void cacore_decide_input_default(cacore_decide_input_t *in);
 
 typedef struct {
@@ -369,8 +374,12 @@ typedef struct {
     cacore_plan_t *alternative;   /* the best plan of another algorithm, when the cost model
                                      decided and predicts it within trial_spread of the best plan
                                      (the live trial tries it; the caller frees it), or NULL */
+    cacore_plan_t *peer;      /* when the previous module is not tuned and the cost model
+                                 decided: tuned's algorithm for the call as the executor runs it
+                                 (the live trial tries it; the caller frees it), or NULL */
     double plan_s;            /* predicted time of the plan considered; -1: none built */
     double alternative_s;     /* predicted time of the alternative; -1: none offered */
+    double peer_s;            /* predicted time of the peer; -1: none offered */
     double previous_s;        /* predicted time of the previous module's algorithm; -1: not
                                  predicted (a rule or a trial decided) */
     int problem;              /* 1: the previous module runs because no plan could be built */
@@ -431,24 +440,33 @@ cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key
  * plan; the times all ranks agreed on (max over ranks, per call) decide which one keeps the
  * class. The outcome is an input of the choice: UNKNOWN leaves it to the cost model. */
 /* The outcome is a cacore_trial_t (see "Decision" above): UNKNOWN (no trial yet, or none
- * possible), PLAN or ALTERNATIVE (that plan was measured the faster one, faster than the previous
- * module by the margin), PREVIOUS (neither plan was measured faster by the margin). */
+ * possible), PLAN, ALTERNATIVE or PEER (that one was measured the fastest, faster than the
+ * previous module by the margin), PREVIOUS (none was measured faster by the margin). */
 typedef enum {
     CACORE_TRIAL_RUN_PLAN = 0,
     CACORE_TRIAL_RUN_PREVIOUS = 1,
-    CACORE_TRIAL_RUN_ALTERNATIVE = 2
+    CACORE_TRIAL_RUN_ALTERNATIVE = 2,
+    CACORE_TRIAL_RUN_PEER = 3
 } cacore_trial_variant_t;
+/* The variants of a trial beyond the plan and the previous module ("with", or'ed). */
+#define CACORE_TRIAL_WITH_ALTERNATIVE 1
+#define CACORE_TRIAL_WITH_PEER 2
+#define CACORE_TRIAL_MAX_VARIANTS 4
 typedef struct {
     cacore_trial_t outcome;
     double plan_s;          /* median of the plan's agreed call times */
     double previous_s;      /* median of the previous module's */
     double alternative_s;   /* median of the alternative's; 0: none took part */
+    double peer_s;          /* median of the peer's; 0: none took part */
 } cacore_trial_result_t;
-/* What call k (0-based) of a trial of `variants` variants (2: no alternative, 3) runs: variant
- * k % variants (plan, previous, alternative). */
-cacore_trial_variant_t cacore_trial_variant(int k, int variants);
+/* The number of variants (2 to CACORE_TRIAL_MAX_VARIANTS) of a trial with the extra variants
+ * `with` (CACORE_TRIAL_WITH_*); 0 for an unknown bit. */
+int cacore_trial_variant_count(int with);
+/* What call k (0-based) of a trial runs: the variants present, in the order plan, previous,
+ * alternative, peer, take turns. */
+cacore_trial_variant_t cacore_trial_variant(int k, int with);
 /* 1 once k calls have run of a trial of calls_per_variant calls per variant, else 0. */
-int cacore_trial_over(int k, int calls_per_variant, int variants);
+int cacore_trial_over(int k, int calls_per_variant, int with);
 /* The most calls per variant of a trial. */
 #define CACORE_TRIAL_MAX_CALLS 16
 /* Calls per variant of a trial: `base` (coll_cloudaware_trial_calls; 0 = no trial), or more,
@@ -456,14 +474,15 @@ int cacore_trial_over(int k, int calls_per_variant, int variants);
  * calls would take less than budget_s (coll_cloudaware_trial_time): ceil(budget_s / predicted_s).
  * Short calls are the noisiest (the first ones also set up connections), and cheap to repeat. */
 int cacore_trial_calls(int base, double budget_s, double predicted_s);
-/* Judges times[0 .. variants*calls_per_variant) (agreed time of each call, in call order): the
- * faster of the plan and the alternative wins when its median is at least margin below the
+/* Judges times[0 .. cacore_trial_variant_count(with)*calls_per_variant) (agreed time of each
+ * call, in call order): the fastest of the plan, the alternative and the peer (those present;
+ * the earlier one on equal medians) wins when its median is at least margin below the
  * previous module's, the previous module when it is more than margin above; in between (a tie
  * within the noise the margin allows) the cost model's own decision stands when the model's plan
- * is itself within the margin: the faster plan when model_chose_plan, else the previous module;
+ * is itself within the margin: the fastest variant when model_chose_plan, else the previous module;
  * a plan more than margin slower leaves the tie to the previous module. CACORE_ERR_ARG on a time
- * that is not finite >= 0, variants not 2 or 3 or a margin outside [0, 1). */
-cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int variants,
+ * that is not finite >= 0, an unknown bit in with or a margin outside [0, 1). */
+cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int with,
                                    double margin, int model_chose_plan, cacore_trial_result_t *out,
                                    char *err, size_t errlen);
 /* The key of a communicator's layout (size, node of each rank) under which outcomes are kept. */
@@ -489,7 +508,7 @@ cacore_status_t cacore_trial_book_read_file(const char *path, cacore_trial_book_
 /* The stored result of key (outcome UNKNOWN when there is none). */
 cacore_trial_result_t cacore_trial_book_find(const cacore_trial_book_t *b,
                                              const cacore_trial_key_t *key);
-/* Adds or replaces the result of key (outcome PLAN, PREVIOUS or ALTERNATIVE). */
+/* Adds or replaces the result of key (outcome PLAN, PREVIOUS, ALTERNATIVE or PEER). */
 cacore_status_t cacore_trial_book_set(cacore_trial_book_t *b, const cacore_trial_key_t *key,
                                       const cacore_trial_result_t *r, char *err, size_t errlen);
 /* The file content: *text (malloc'd, NUL-terminated, caller frees), *len bytes. */

@@ -2,12 +2,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 //
 // decide.cpp - rules, then a live trial's outcome, then the cost model against the previous
-// module's own algorithm.
+// module's own algorithm; and the other candidates the live trial measures.
 #include "decide.hpp"
 
 #include "error.hpp"
 #include "names.hpp"
 #include "previous_module.hpp"
+#include "simulate.hpp"
 
 #include <cmath>
 #include <optional>
@@ -107,6 +108,23 @@ Decision decide(const DecideInput &d)
         out.alternative = std::move(*second);
         out.have_alternative = true;
     }
+    // The peer: when the previous module is not tuned (han under Open MPI 5, basic, unknown),
+    // tuned's algorithm for this call is what the user's other default would run; the trial
+    // measures it whatever the model predicts (the model can misprice a flat algorithm on links
+    // that pass short bursts faster than their bulk rate).
+    if (!forced && d.trial_peer && d.previous != CACORE_PREV_TUNED) {
+        Plan peer = build_previous(d.in, CACORE_PREV_TUNED, d.commutative);
+        const SimResult sim = simulate(peer);
+        if (!sim.ok) {
+            throw Error(CACORE_ERR_INTERNAL, "planner bug: " + peer.description + ": " + sim.error);
+        }
+        peer.preserves_order = sim.ordered;
+        if (d.commutative || peer.preserves_order) {
+            peer.predicted_s = predict_for(peer, d.in, d.params.cost);
+            out.peer = std::move(peer);
+            out.have_peer = true;
+        }
+    }
     if (forced) {
         out.run_plan = true;
         out.reason = desc + " (" + line + ", predicted " + fmt_s(out.plan.predicted_s) + ")";
@@ -121,6 +139,12 @@ Decision decide(const DecideInput &d)
         out.run_alternative = true;
         out.reason = out.alternative.description + " (live trial: the alternative, measured " +
                      "faster than " + desc + " and the previous module)";
+        return out;
+    }
+    if (d.trial == CACORE_TRIAL_PEER && out.have_peer) {
+        out.run_peer = true;
+        out.reason = out.peer.description + " (live trial: tuned's algorithm run by the executor, " +
+                     "measured faster than " + desc + " and the previous module)";
         return out;
     }
     const Plan prev = predict_previous(d);

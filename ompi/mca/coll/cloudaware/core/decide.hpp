@@ -21,6 +21,7 @@ struct DecideInput {
     double min_gain = 0.1;
     double large_message = 65536;
     double trial_spread = 2.0;             // see cacore_decide_input_t
+    bool trial_peer = true;                // see cacore_decide_input_t
     PlanParams params;                     // from the MCA parameters (or the CLI's options)
 };
 
@@ -32,6 +33,9 @@ struct Decision {
     bool run_alternative = false;
     bool have_alternative = false;   // the model's second plan, for the live trial
     Plan alternative;
+    bool run_peer = false;
+    bool have_peer = false;   // tuned's algorithm run by the executor, for the live trial
+    Plan peer;
     double previous_s = -1;   // -1: not predicted
     std::string previous;     // the previous module's algorithm
     bool problem = false;     // no plan could be built

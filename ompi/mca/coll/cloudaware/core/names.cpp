@@ -24,7 +24,7 @@ const char *const patterns[] = {"auto", "flat", "binomial", "recdbl", "ring", "c
                                        "rabenseifner"};
 const char *const levels[] = {"node", "group", "top"};
 const char *const prevs[] = {"tuned", "basic", "han", "binomial"};
-const char *const trials[] = {"unknown", "plan", "previous", "alternative"};
+const char *const trials[] = {"unknown", "plan", "previous", "alternative", "peer"};
 static_assert(sizeof(colls) / sizeof(colls[0]) == CACORE_COLL_COUNT, "a collective without a name");
 static_assert(sizeof(algos) / sizeof(algos[0]) == CACORE_ALGO_COUNT, "an algorithm without a name");
 static_assert(sizeof(patterns) / sizeof(patterns[0]) == CACORE_PAT_COUNT, "a pattern without a name");

@@ -18,7 +18,7 @@ namespace cacore {
 namespace {
 
 constexpr std::string_view kMagic = "cloudaware-trials";
-constexpr int kVersion = 2;
+constexpr int kVersion = 3;
 
 double median(std::vector<double> v)
 {
@@ -49,15 +49,35 @@ double parse_seconds(const LineReader &rd, std::string_view tok)
 
 }  // namespace
 
-cacore_trial_variant_t trial_variant(int k, int variants)
+namespace {
+
+// The variants of a trial, in the order they take turns.
+std::vector<cacore_trial_variant_t> variants_of(int with)
 {
-    if (variants != 2 && variants != 3) {
-        fail_arg("trial_variant: a trial has 2 or 3 variants, not " + std::to_string(variants));
+    if ((with & ~(CACORE_TRIAL_WITH_ALTERNATIVE | CACORE_TRIAL_WITH_PEER)) != 0) {
+        fail_arg("trial: unknown variants " + std::to_string(with));
     }
-    return static_cast<cacore_trial_variant_t>(k % variants);
+    std::vector<cacore_trial_variant_t> v = {CACORE_TRIAL_RUN_PLAN, CACORE_TRIAL_RUN_PREVIOUS};
+    if (with & CACORE_TRIAL_WITH_ALTERNATIVE) {
+        v.push_back(CACORE_TRIAL_RUN_ALTERNATIVE);
+    }
+    if (with & CACORE_TRIAL_WITH_PEER) {
+        v.push_back(CACORE_TRIAL_RUN_PEER);
+    }
+    return v;
 }
 
-bool trial_over(int k, int calls, int variants) { return k >= variants * calls; }
+}  // namespace
+
+int trial_variant_count(int with) { return static_cast<int>(variants_of(with).size()); }
+
+cacore_trial_variant_t trial_variant(int k, int with)
+{
+    const auto v = variants_of(with);
+    return v[static_cast<size_t>(k) % v.size()];
+}
+
+bool trial_over(int k, int calls, int with) { return k >= trial_variant_count(with) * calls; }
 
 int trial_calls(int base, double budget_s, double predicted_s)
 {
@@ -72,40 +92,47 @@ int trial_calls(int base, double budget_s, double predicted_s)
     return static_cast<int>(std::min<double>(CACORE_TRIAL_MAX_CALLS, std::ceil(budget_s / predicted_s)));
 }
 
-TrialResult trial_judge(const std::vector<double> &times, int calls, int variants, double margin,
+TrialResult trial_judge(const std::vector<double> &times, int calls, int with, double margin,
                         bool model_chose_plan)
 {
-    if (calls < 1 || (variants != 2 && variants != 3) ||
-        times.size() != static_cast<size_t>(variants) * static_cast<size_t>(calls)) {
+    const int variants = trial_variant_count(with);
+    if (calls < 1 || times.size() != static_cast<size_t>(variants) * static_cast<size_t>(calls)) {
         fail_arg("trial_judge: " + std::to_string(times.size()) + " times for " +
                  std::to_string(calls) + " calls of " + std::to_string(variants) + " variants");
     }
     if (!(margin >= 0.0 && margin < 1.0)) {
         fail_arg("trial_judge: margin must be in [0, 1)");
     }
-    std::vector<double> of[3];
+    std::vector<double> of[4];
     for (size_t k = 0; k < times.size(); ++k) {
         if (!std::isfinite(times[k]) || times[k] < 0.0) {
             fail_arg("trial_judge: time of call " + std::to_string(k) + " is not finite >= 0");
         }
-        of[trial_variant(static_cast<int>(k), variants)].push_back(times[k]);
+        of[trial_variant(static_cast<int>(k), with)].push_back(times[k]);
     }
     TrialResult r;
     r.plan_s = median(of[CACORE_TRIAL_RUN_PLAN]);
     r.previous_s = median(of[CACORE_TRIAL_RUN_PREVIOUS]);
-    r.alternative_s = variants == 3 ? median(of[CACORE_TRIAL_RUN_ALTERNATIVE]) : 0.0;
-    const bool alt = variants == 3 && r.alternative_s < r.plan_s;
-    const double best = alt ? r.alternative_s : r.plan_s;
-    // Clearly faster: the plan (or the alternative); otherwise the previous module, except in a
-    // tie within the margin that the model's own plan is part of, which keeps what the cost model
-    // decided (a noisy tie is no reason to overturn it either way). When the model's plan lost
-    // clearly, the model was wrong here, and an alternative merely tying the previous module is
-    // no reason to leave it.
+    r.alternative_s = of[CACORE_TRIAL_RUN_ALTERNATIVE].empty() ? 0.0 : median(of[CACORE_TRIAL_RUN_ALTERNATIVE]);
+    r.peer_s = of[CACORE_TRIAL_RUN_PEER].empty() ? 0.0 : median(of[CACORE_TRIAL_RUN_PEER]);
+    // The fastest of the plan, the alternative and the peer; the earlier one on equal medians.
+    cacore_trial_t fastest = CACORE_TRIAL_PLAN;
+    double best = r.plan_s;
+    if ((with & CACORE_TRIAL_WITH_ALTERNATIVE) && r.alternative_s < best) {
+        fastest = CACORE_TRIAL_ALTERNATIVE;
+        best = r.alternative_s;
+    }
+    if ((with & CACORE_TRIAL_WITH_PEER) && r.peer_s < best) {
+        fastest = CACORE_TRIAL_PEER;
+        best = r.peer_s;
+    }
+    // Clearly faster: that one; otherwise the previous module, except in a tie within the margin
+    // that the model's own plan is part of, which keeps what the cost model decided (a noisy tie
+    // is no reason to overturn it either way). When the model's plan lost clearly, the model was
+    // wrong here, and another variant merely tying the previous module is no reason to leave it.
     const bool clearly = best <= r.previous_s * (1.0 - margin);
     const bool plan_ties = r.plan_s <= r.previous_s * (1.0 + margin);
-    r.outcome = clearly || (model_chose_plan && plan_ties)
-                    ? (alt ? CACORE_TRIAL_ALTERNATIVE : CACORE_TRIAL_PLAN)
-                    : CACORE_TRIAL_PREVIOUS;
+    r.outcome = clearly || (model_chose_plan && plan_ties) ? fastest : CACORE_TRIAL_PREVIOUS;
     return r;
 }
 
@@ -158,10 +185,10 @@ void TrialBook::parse(std::string_view text, const std::string &name)
         if (tok.size() == 1 && tok[0] == "end") {
             break;
         }
-        if (tok.size() < 11 || tok[0] != "trial") {
+        if (tok.size() < 12 || tok[0] != "trial") {
             rd.error("expected \"trial LAYOUT COLL ROOT BYTES_CLASS COUNT_CLASS "
-                     "plan|previous|alternative PLAN_S PREVIOUS_S ALTERNATIVE_S DESCRIPTION\" or "
-                     "\"end\"");
+                     "plan|previous|alternative|peer PLAN_S PREVIOUS_S ALTERNATIVE_S PEER_S "
+                     "DESCRIPTION\" or \"end\"");
         }
         TrialKey k;
         TrialResult r;
@@ -177,15 +204,16 @@ void TrialBook::parse(std::string_view text, const std::string &name)
         k.bytes_class = parse_int(rd, tok[4], 0, 63, "bytes class");
         k.count_class = parse_int(rd, tok[5], 0, 63, "count class");
         const int o = find_name(trial_name, tok[6]);
-        if (o != CACORE_TRIAL_PLAN && o != CACORE_TRIAL_PREVIOUS && o != CACORE_TRIAL_ALTERNATIVE) {
-            rd.error("outcome " + quote(tok[6]) + " is not plan, previous or alternative");
+        if (o <= CACORE_TRIAL_UNKNOWN) {
+            rd.error("outcome " + quote(tok[6]) + " is not plan, previous, alternative or peer");
         }
         r.outcome = static_cast<cacore_trial_t>(o);
         r.plan_s = parse_seconds(rd, tok[7]);
         r.previous_s = parse_seconds(rd, tok[8]);
         r.alternative_s = parse_seconds(rd, tok[9]);
+        r.peer_s = parse_seconds(rd, tok[10]);
         // The description: the rest of the line from its first token on, trailing blanks cut.
-        std::string_view d = line.substr(static_cast<size_t>(tok[10].data() - line.data()));
+        std::string_view d = line.substr(static_cast<size_t>(tok[11].data() - line.data()));
         while (!d.empty() && is_blank(d.back())) {
             d.remove_suffix(1);
         }
@@ -208,9 +236,8 @@ TrialResult TrialBook::find(const TrialKey &k) const
 
 void TrialBook::set(const TrialKey &k, const TrialResult &r)
 {
-    if (r.outcome != CACORE_TRIAL_PLAN && r.outcome != CACORE_TRIAL_PREVIOUS &&
-        r.outcome != CACORE_TRIAL_ALTERNATIVE) {
-        fail_arg("TrialBook::set: the outcome must be plan, previous or alternative");
+    if (r.outcome <= CACORE_TRIAL_UNKNOWN || r.outcome >= CACORE_TRIAL_COUNT) {
+        fail_arg("TrialBook::set: the outcome must be plan, previous, alternative or peer");
     }
     if (k.coll < 0 || k.coll >= CACORE_COLL_COUNT || k.bytes_class < 0 || k.bytes_class > 63 ||
         k.count_class < 0 || k.count_class > 63 || k.root < -1) {
@@ -222,7 +249,8 @@ void TrialBook::set(const TrialKey &k, const TrialResult &r)
                  "outer blanks");
     }
     if (!(std::isfinite(r.plan_s) && r.plan_s >= 0.0 && std::isfinite(r.previous_s) &&
-          r.previous_s >= 0.0 && std::isfinite(r.alternative_s) && r.alternative_s >= 0.0)) {
+          r.previous_s >= 0.0 && std::isfinite(r.alternative_s) && r.alternative_s >= 0.0 &&
+          std::isfinite(r.peer_s) && r.peer_s >= 0.0)) {
         fail_arg("TrialBook::set: times must be finite >= 0");
     }
     auto it = records_.find(k);
@@ -245,9 +273,9 @@ std::string TrialBook::format() const
     char buf[192];
     for (const TrialKey &k : order_) {
         const TrialResult &r = records_.at(k);
-        std::snprintf(buf, sizeof buf, "trial %016" PRIx64 " %s %d %d %d %s %.9g %.9g %.9g ",
+        std::snprintf(buf, sizeof buf, "trial %016" PRIx64 " %s %d %d %d %s %.9g %.9g %.9g %.9g ",
                       k.layout, coll_name(k.coll), k.root, k.bytes_class, k.count_class,
-                      trial_name(r.outcome), r.plan_s, r.previous_s, r.alternative_s);
+                      trial_name(r.outcome), r.plan_s, r.previous_s, r.alternative_s, r.peer_s);
         s += buf;
         s += k.plan;
         s += "\n";

@@ -5,11 +5,12 @@
 // "Live trial"): the first blocking calls of a (communicator, collective, root, size class)
 // alternate between the cloud-aware plan and the previous module; the times every rank agreed on
 // (max over ranks per call) decide which one keeps the class; when the cost model found a second
-// plan nearly as good (coll_cloudaware_trial_spread), that plan (the alternative) takes part as a
-// third variant, so a model that ranks two plans wrongly is corrected by measurement. Also the
-// trial book, the outcomes
-// kept in the cache directory next to the matrix so that the next job over the same nodes starts
-// decided. Everything here is pure; the timing and the agreement are coll_cloudaware_trial.c's.
+// plan nearly as good (coll_cloudaware_trial_spread), that plan (the alternative) takes part too,
+// so a model that ranks two plans wrongly is corrected by measurement; and when the previous
+// module is not tuned (han under Open MPI 5, basic), tuned's own algorithm for the call, run by
+// the executor (the peer), takes part as well: what the user's other default would have run,
+// whatever the model thinks of it. Also the trial book, the outcomes kept in the cache directory
+// next to the matrix so that the next job over the same nodes starts decided. Everything here is pure; the timing and the agreement are coll_cloudaware_trial.c's.
 #ifndef CACORE_TRIAL_HPP
 #define CACORE_TRIAL_HPP
 
@@ -24,12 +25,14 @@
 
 namespace cacore {
 
-// Call k (0-based) of a trial of `variants` variants (2: plan, previous; 3: plan, previous,
-// alternative): variant k % variants, so that every variant sees the same warm-up and drift.
-// Throws Error(CACORE_ERR_ARG) unless variants is 2 or 3.
-cacore_trial_variant_t trial_variant(int k, int variants);
+// `with`: the variants beyond the plan and the previous module, CACORE_TRIAL_WITH_* or'ed. The
+// number of variants (2 to 4); throws Error(CACORE_ERR_ARG) for an unknown bit.
+int trial_variant_count(int with);
+// Call k (0-based): the variants in the order plan, previous, alternative, peer (those present)
+// take turns, so that every variant sees the same warm-up and drift.
+cacore_trial_variant_t trial_variant(int k, int with);
 // The trial of `calls` calls per variant is over once `k` calls have run.
-bool trial_over(int k, int calls, int variants);
+bool trial_over(int k, int calls, int with);
 
 // cacore_trial_calls.
 int trial_calls(int base, double budget_s, double predicted_s);
@@ -39,14 +42,16 @@ struct TrialResult {
     double plan_s = 0.0;         // median of the plan's calls
     double previous_s = 0.0;     // median of the previous module's calls
     double alternative_s = 0.0;  // median of the alternative's calls; 0: none tried
+    double peer_s = 0.0;         // median of the peer's calls; 0: none tried
 };
-// times[k]: the agreed time of call k (variants * calls of them, in call order). The faster of
-// the plan and the alternative (the plan on a tie) keeps the class when its median is at least
+// times[k]: the agreed time of call k (trial_variant_count(with) * calls of them, in call order).
+// The fastest of the plan, the alternative and the peer (in that order of preference on equal
+// medians) keeps the class when its median is at least
 // `margin` (0 <= margin < 1) below the previous module's: t <= previous_s * (1 - margin);
 // otherwise the previous module does, except in a tie (within the margin either way) that the plan
 // itself is part of, when model_chose_plan (the cost model's decision stands). Throws
 // Error(CACORE_ERR_ARG) on a wrong count or a time that is not finite >= 0.
-TrialResult trial_judge(const std::vector<double> &times, int calls, int variants, double margin,
+TrialResult trial_judge(const std::vector<double> &times, int calls, int with, double margin,
                         bool model_chose_plan);
 
 // FNV-1a 64 of the communicator's layout (its size and the node of each rank): a trial outcome
@@ -73,13 +78,14 @@ struct TrialKey {
 };
 
 // The trial book of one node set: its file is
-//   cloudaware-trials 2
-//   trial LAYOUT COLL ROOT BYTES_CLASS COUNT_CLASS OUTCOME PLAN_S PREVIOUS_S ALTERNATIVE_S
+//   cloudaware-trials 3
+//   trial LAYOUT COLL ROOT BYTES_CLASS COUNT_CLASS OUTCOME PLAN_S PREVIOUS_S ALTERNATIVE_S PEER_S
 //         DESCRIPTION...                                         (one line)
 //   end
-// (LAYOUT 16 hex digits, classes floor(log2), OUTCOME plan, previous or alternative,
-// ALTERNATIVE_S 0 when there was none, DESCRIPTION the rest of the line: the plan's description,
-// and " | " and the alternative's when there was one). Another
+// (LAYOUT 16 hex digits, classes floor(log2), OUTCOME plan, previous, alternative or peer,
+// ALTERNATIVE_S and PEER_S 0 when there was none, DESCRIPTION the rest of the line: the plan's
+// description, then " | " and the alternative's, " | peer " and the peer's, for those that took
+// part). Another
 // version, a bad line or a missing "end" make the whole file unusable (Error CACORE_ERR_FORMAT):
 // the component then runs the trials again and writes a new file.
 class TrialBook {
