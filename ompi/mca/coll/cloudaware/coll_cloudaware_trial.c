@@ -101,7 +101,8 @@ static void candidates(const mca_coll_cloudaware_trial_t *t, char *out, size_t l
     snprintf(out, len, "%s%s%s%s%s", cacore_plan_describe(t->plan),
              NULL != t->alternative ? " | " : "",
              NULL != t->alternative ? cacore_plan_describe(t->alternative) : "",
-             NULL != t->peer ? " | peer " : "", NULL != t->peer ? cacore_plan_describe(t->peer) : "");
+             NULL != t->peer ? " | peer " : "",
+             NULL != t->peer ? cacore_plan_describe(t->peer) : "");
 }
 
 /* ", alternative X measured too" and ", peer Y measured too" for those that took part. */
@@ -311,8 +312,8 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
         mca_coll_cloudaware_pvars_trial(CACORE_TRIAL_UNKNOWN, false);
         return;
     }
-    if (CACORE_OK != cacore_trial_judge(agreed, n, t->with, c->trial_margin, t->model_chose_plan, &r,
-                                          err, sizeof(err))) {
+    if (CACORE_OK != cacore_trial_judge(agreed, n, t->with, c->trial_margin, t->model_chose_plan,
+                                        &r, err, sizeof(err))) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
                             "coll:cloudaware: trial of %s: %s; the cost model's choice stays",
                             cacore_coll_name(t->coll), err);

@@ -51,8 +51,8 @@ typedef struct mca_coll_cloudaware_trial_t {
     int with;                    /* the variants beyond plan and previous: CACORE_TRIAL_WITH_* */
     int variants;                /* cacore_trial_variant_count(with): 2 to 4 */
     int per_variant;             /* calls per variant (cacore_trial_calls) */
-    double times[CACORE_TRIAL_MAX_VARIANTS * CLOUDAWARE_TRIAL_MAX_CALLS];   /* local time of each
-                                                                               call */
+    /* local time of each call */
+    double times[CACORE_TRIAL_MAX_VARIANTS * CLOUDAWARE_TRIAL_MAX_CALLS];
     cacore_trial_t outcome;
     const cacore_plan_t **run;   /* the entry's choice (NULL: the previous module) */
     const cacore_plan_t *plan;   /* the model's best plan (owned by the entry), or NULL */

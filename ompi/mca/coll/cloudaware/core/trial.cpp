@@ -47,10 +47,6 @@ double parse_seconds(const LineReader &rd, std::string_view tok)
     return v;
 }
 
-}  // namespace
-
-namespace {
-
 // The variants of a trial, in the order they take turns.
 std::vector<cacore_trial_variant_t> variants_of(int with)
 {
@@ -113,8 +109,9 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int with, d
     TrialResult r;
     r.plan_s = median(of[CACORE_TRIAL_RUN_PLAN]);
     r.previous_s = median(of[CACORE_TRIAL_RUN_PREVIOUS]);
-    r.alternative_s = of[CACORE_TRIAL_RUN_ALTERNATIVE].empty() ? 0.0 : median(of[CACORE_TRIAL_RUN_ALTERNATIVE]);
-    r.peer_s = of[CACORE_TRIAL_RUN_PEER].empty() ? 0.0 : median(of[CACORE_TRIAL_RUN_PEER]);
+    const auto &alt = of[CACORE_TRIAL_RUN_ALTERNATIVE], &peer = of[CACORE_TRIAL_RUN_PEER];
+    r.alternative_s = alt.empty() ? 0.0 : median(alt);
+    r.peer_s = peer.empty() ? 0.0 : median(peer);
     // The fastest of the plan, the alternative and the peer; the earlier one on equal medians.
     cacore_trial_t fastest = CACORE_TRIAL_PLAN;
     double best = r.plan_s;
