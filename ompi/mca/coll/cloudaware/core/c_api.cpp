@@ -951,16 +951,15 @@ int outcome_int(const cacore_trial_t &o)
     return v;
 }
 
-}  // namespace
-
-extern "C" {
-
-namespace {
+// A trial's extra variants (CACORE_TRIAL_WITH_*) hold no unknown bit.
 bool with_ok(int with)
 {
     return (with & ~(CACORE_TRIAL_WITH_ALTERNATIVE | CACORE_TRIAL_WITH_PEER)) == 0;
 }
+
 }  // namespace
+
+extern "C" {
 
 int cacore_trial_variant_count(int with)
 {
