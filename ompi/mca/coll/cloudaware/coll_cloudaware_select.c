@@ -121,8 +121,8 @@ static int previous_model(const mca_coll_cloudaware_module_t *m, cacore_coll_t c
 
 /* Decides for one size class: e->run, the plan or NULL for the previous module, e->best,
  * e->alt and e->peer. The policy is the core's (cacore_decide, shared with cloudaware-plan);
- * this gathers its inputs and logs. true when the cost model decided (no rule): the live trial may then try the
- * best plan, also one the model turned down, the alternative and the peer. */
+ * this gathers its inputs and logs. true when the cost model decided (no rule): the live trial
+ * may then try the best plan, also one the model turned down, the alternative and the peer. */
 static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matrix,
                    const mca_coll_cloudaware_call_t *call, size_t bytes, size_t count,
                    plancache_entry_t *e)

@@ -54,7 +54,6 @@ void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_
     t->peer = NULL != plan ? peer : NULL;
     t->with = (NULL != t->alternative ? CACORE_TRIAL_WITH_ALTERNATIVE : 0)
         | (NULL != t->peer ? CACORE_TRIAL_WITH_PEER : 0);
-    t->variants = cacore_trial_variant_count(t->with);
     t->model_chose_plan = NULL != plan && *run == plan;
     t->outcome = CACORE_TRIAL_UNKNOWN;
     t->per_variant = calls_per_variant(plan);
@@ -258,6 +257,17 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
     return p;
 }
 
+/* The first call of a trial that runs variant v (the core's order), or -1 when v takes no part. */
+static int first_call(int with, cacore_trial_variant_t v)
+{
+    for (int k = 0; k < cacore_trial_variant_count(with); k++) {
+        if (cacore_trial_variant(k, with) == v) {
+            return k;
+        }
+    }
+    return -1;
+}
+
 /* "0.0123 0.0119 0.0121": the times of one variant's calls (every step-th from first). */
 static void list_times(const double *times, int n, int first, int step, char *out, size_t len)
 {
@@ -284,7 +294,7 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     cacore_trial_result_t r;
     char err[256], plan_times[256], prev_times[256], alt_times[256], peer_times[256], alt[1024],
         peer[1024];
-    int n, rc, v, k;
+    int n, rc, v;
 
     if (--m->trial_depth > 0 || NULL == t) {
         return;
@@ -293,7 +303,7 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     m->trial_now = NULL;
     t->times[t->calls] = now() - t->start;
     t->calls++;
-    v = t->variants;
+    v = cacore_trial_variant_count(t->with);
     if (!cacore_trial_over(t->calls, n, t->with)) {
         return;
     }
@@ -329,19 +339,20 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     t_store = now();
     store(m, t, &r);
     t_store = now() - t_store;
-    /* Call k runs variant k % v of the present ones: plan 0, previous 1, alternative then
-     * peer from 2 on. */
-    list_times(agreed, v * n, 0, v, plan_times, sizeof(plan_times));
-    list_times(agreed, v * n, 1, v, prev_times, sizeof(prev_times));
+    list_times(agreed, v * n, first_call(t->with, CACORE_TRIAL_RUN_PLAN), v, plan_times,
+               sizeof(plan_times));
+    list_times(agreed, v * n, first_call(t->with, CACORE_TRIAL_RUN_PREVIOUS), v, prev_times,
+               sizeof(prev_times));
     alt[0] = peer[0] = '\0';
-    k = 2;
     if (NULL != t->alternative) {
-        list_times(agreed, v * n, k++, v, alt_times, sizeof(alt_times));
+        list_times(agreed, v * n, first_call(t->with, CACORE_TRIAL_RUN_ALTERNATIVE), v, alt_times,
+                   sizeof(alt_times));
         snprintf(alt, sizeof(alt), "; alternative %s: %s s (median %.3g s)",
                  cacore_plan_describe(t->alternative), alt_times, r.alternative_s);
     }
     if (NULL != t->peer) {
-        list_times(agreed, v * n, k, v, peer_times, sizeof(peer_times));
+        list_times(agreed, v * n, first_call(t->with, CACORE_TRIAL_RUN_PEER), v, peer_times,
+                   sizeof(peer_times));
         snprintf(peer, sizeof(peer), "; peer %s: %s s (median %.3g s)",
                  cacore_plan_describe(t->peer), peer_times, r.peer_s);
     }

@@ -49,7 +49,6 @@ typedef struct mca_coll_cloudaware_trial_t {
     double learn_s;              /* the broadcast of the stored outcome took this long */
     double barrier_s;            /* the barriers before the trial calls, together */
     int with;                    /* the variants beyond plan and previous: CACORE_TRIAL_WITH_* */
-    int variants;                /* cacore_trial_variant_count(with): 2 to 4 */
     int per_variant;             /* calls per variant (cacore_trial_calls) */
     /* local time of each call */
     double times[CACORE_TRIAL_MAX_VARIANTS * CLOUDAWARE_TRIAL_MAX_CALLS];

@@ -951,25 +951,20 @@ int outcome_int(const cacore_trial_t &o)
     return v;
 }
 
-// A trial's extra variants (CACORE_TRIAL_WITH_*) hold no unknown bit.
-bool with_ok(int with)
-{
-    return (with & ~(CACORE_TRIAL_WITH_ALTERNATIVE | CACORE_TRIAL_WITH_PEER)) == 0;
-}
-
 }  // namespace
 
 extern "C" {
 
 int cacore_trial_variant_count(int with)
 {
-    return with_ok(with) ? cacore::trial_variant_count(with) : 0;
+    return cacore::trial_with_ok(with) ? cacore::trial_variant_count(with) : 0;
 }
 
 cacore_trial_variant_t cacore_trial_variant(int k, int with)
 {
     // Out of range: the plan (the C side never asks for an unknown variant).
-    return with_ok(with) && k >= 0 ? cacore::trial_variant(k, with) : CACORE_TRIAL_RUN_PLAN;
+    return cacore::trial_with_ok(with) && k >= 0 ? cacore::trial_variant(k, with)
+                                                 : CACORE_TRIAL_RUN_PLAN;
 }
 
 int cacore_trial_calls(int base, double budget_s, double predicted_s)
@@ -979,7 +974,7 @@ int cacore_trial_calls(int base, double budget_s, double predicted_s)
 
 int cacore_trial_over(int k, int calls_per_variant, int with)
 {
-    return !with_ok(with) || cacore::trial_over(k, calls_per_variant, with) ? 1 : 0;
+    return !cacore::trial_with_ok(with) || cacore::trial_over(k, calls_per_variant, with) ? 1 : 0;
 }
 
 cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int with,
@@ -987,7 +982,8 @@ cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, i
                                    char *err, size_t errlen)
 {
     return guard(err, errlen, [&] {
-        if (times == nullptr || out == nullptr || calls_per_variant < 1 || !with_ok(with)) {
+        if (times == nullptr || out == nullptr || calls_per_variant < 1 ||
+            !cacore::trial_with_ok(with)) {
             cacore::fail_arg("cacore_trial_judge: NULL argument, no calls or unknown variants");
         }
         const int variants = cacore::trial_variant_count(with);

@@ -338,8 +338,7 @@ typedef enum {
 } cacore_trial_t;
 
 /* Names ("tuned", "basic", "han", "binomial"; "unknown", "plan", "previous", "alternative",
- * "peer"), NULL
- * past COUNT. */
+ * "peer"), NULL past COUNT. */
 const char *cacore_prev_name(int prev);
 const char *cacore_trial_name(int trial);
 
@@ -479,7 +478,8 @@ int cacore_trial_calls(int base, double budget_s, double predicted_s);
  * the earlier one on equal medians) wins when its median is at least margin below the
  * previous module's, the previous module when it is more than margin above; in between (a tie
  * within the noise the margin allows) the cost model's own decision stands when the model's plan
- * is itself within the margin: the fastest variant when model_chose_plan, else the previous module;
+ * is itself within the margin: the fastest variant when model_chose_plan, else the previous
+ * module;
  * a plan more than margin slower leaves the tie to the previous module. CACORE_ERR_ARG on a time
  * that is not finite >= 0, an unknown bit in with or a margin outside [0, 1). */
 cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int with,

@@ -8,7 +8,6 @@
 #include "error.hpp"
 #include "names.hpp"
 #include "previous_module.hpp"
-#include "simulate.hpp"
 
 #include <cmath>
 #include <optional>
@@ -23,6 +22,14 @@ std::string fmt_s(double s)
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g s", s);
     return buf;
+}
+
+// The plan of module `prev` (cacore_prev_t) for this call, predicted.
+Plan predict_module(const DecideInput &d, int prev)
+{
+    Plan p = build_previous(d.in, prev, d.commutative);
+    p.predicted_s = predict_for(p, d.in, d.params.cost);
+    return p;
 }
 
 }  // namespace
@@ -50,12 +57,7 @@ PlanParams decide_params(const DecideInput &d)
     return p;
 }
 
-Plan predict_previous(const DecideInput &d)
-{
-    Plan prev = build_previous(d.in, d.previous, d.commutative);
-    prev.predicted_s = predict_for(prev, d.in, d.params.cost);
-    return prev;
-}
+Plan predict_previous(const DecideInput &d) { return predict_module(d, d.previous); }
 
 Decision decide(const DecideInput &d)
 {
@@ -113,14 +115,9 @@ Decision decide(const DecideInput &d)
     // measures it whatever the model predicts (the model can misprice a flat algorithm on links
     // that pass short bursts faster than their bulk rate).
     if (!forced && d.trial_peer && d.previous != CACORE_PREV_TUNED) {
-        Plan peer = build_previous(d.in, CACORE_PREV_TUNED, d.commutative);
-        const SimResult sim = simulate(peer);
-        if (!sim.ok) {
-            throw Error(CACORE_ERR_INTERNAL, "planner bug: " + peer.description + ": " + sim.error);
-        }
-        peer.preserves_order = sim.ordered;
+        Plan peer = predict_module(d, CACORE_PREV_TUNED);
+        check_plan(peer);
         if (d.commutative || peer.preserves_order) {
-            peer.predicted_s = predict_for(peer, d.in, d.params.cost);
             out.peer = std::move(peer);
             out.have_peer = true;
         }

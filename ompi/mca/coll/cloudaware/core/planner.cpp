@@ -100,9 +100,9 @@ struct Best {
     }
 };
 
-// Simulates a built plan (Error(CACORE_ERR_INTERNAL) on a planner bug) and records whether it
-// keeps rank order.
-void check(Plan &plan)
+}  // namespace
+
+void check_plan(Plan &plan)
 {
     SimResult sim = simulate(plan);
     if (!sim.ok) {
@@ -110,6 +110,8 @@ void check(Plan &plan)
     }
     plan.preserves_order = sim.ordered;
 }
+
+namespace {
 
 // The most messages between nodes one rank has in flight in one round (sends and receives).
 int busiest_round(const Plan &p, const std::vector<int> &rank_node)
@@ -405,11 +407,11 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
         }
     }
     Plan plan = std::move(best.plan);
-    check(plan);
+    check_plan(plan);
     if (runner_up != nullptr) {
         runner_up->reset();
         if (best.second) {
-            check(*best.second);
+            check_plan(*best.second);
             *runner_up = std::move(best.second);
         }
     }

@@ -36,6 +36,10 @@ struct PlanParams {
 // a tie.
 Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *runner_up = nullptr);
 
+// Simulates a built plan (Error(CACORE_ERR_INTERNAL) on a planner bug) and records whether it
+// keeps rank order (Plan::preserves_order).
+void check_plan(Plan &plan);
+
 // Predicted time of any plan for the input's matrix and ranks.
 double predict_for(const Plan &plan, const PlanInput &in, const CostParams &c);
 

@@ -47,30 +47,30 @@ double parse_seconds(const LineReader &rd, std::string_view tok)
     return v;
 }
 
-// The variants of a trial, in the order they take turns.
-std::vector<cacore_trial_variant_t> variants_of(int with)
-{
-    if ((with & ~(CACORE_TRIAL_WITH_ALTERNATIVE | CACORE_TRIAL_WITH_PEER)) != 0) {
-        fail_arg("trial: unknown variants " + std::to_string(with));
-    }
-    std::vector<cacore_trial_variant_t> v = {CACORE_TRIAL_RUN_PLAN, CACORE_TRIAL_RUN_PREVIOUS};
-    if (with & CACORE_TRIAL_WITH_ALTERNATIVE) {
-        v.push_back(CACORE_TRIAL_RUN_ALTERNATIVE);
-    }
-    if (with & CACORE_TRIAL_WITH_PEER) {
-        v.push_back(CACORE_TRIAL_RUN_PEER);
-    }
-    return v;
-}
-
 }  // namespace
 
-int trial_variant_count(int with) { return static_cast<int>(variants_of(with).size()); }
+bool trial_with_ok(int with)
+{
+    return (with & ~(CACORE_TRIAL_WITH_ALTERNATIVE | CACORE_TRIAL_WITH_PEER)) == 0;
+}
+
+int trial_variant_count(int with)
+{
+    if (!trial_with_ok(with)) {
+        fail_arg("trial: unknown variants " + std::to_string(with));
+    }
+    return 2 + ((with & CACORE_TRIAL_WITH_ALTERNATIVE) ? 1 : 0) + ((with & CACORE_TRIAL_WITH_PEER) ? 1 : 0);
+}
 
 cacore_trial_variant_t trial_variant(int k, int with)
 {
-    const auto v = variants_of(with);
-    return v[static_cast<size_t>(k) % v.size()];
+    // plan, previous, then the alternative and the peer, those present
+    const int i = k % trial_variant_count(with);
+    if (i < 2) {
+        return static_cast<cacore_trial_variant_t>(i);
+    }
+    return i == 2 && (with & CACORE_TRIAL_WITH_ALTERNATIVE) ? CACORE_TRIAL_RUN_ALTERNATIVE
+                                                             : CACORE_TRIAL_RUN_PEER;
 }
 
 bool trial_over(int k, int calls, int with) { return k >= trial_variant_count(with) * calls; }

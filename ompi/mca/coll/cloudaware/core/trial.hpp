@@ -25,8 +25,10 @@
 
 namespace cacore {
 
-// `with`: the variants beyond the plan and the previous module, CACORE_TRIAL_WITH_* or'ed. The
-// number of variants (2 to 4); throws Error(CACORE_ERR_ARG) for an unknown bit.
+// `with`: the variants beyond the plan and the previous module, CACORE_TRIAL_WITH_* or'ed.
+// true when it holds no unknown bit.
+bool trial_with_ok(int with);
+// The number of variants (2 to 4); throws Error(CACORE_ERR_ARG) for an unknown bit.
 int trial_variant_count(int with);
 // Call k (0-based): the variants in the order plan, previous, alternative, peer (those present)
 // take turns, so that every variant sees the same warm-up and drift.
