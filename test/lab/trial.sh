@@ -83,8 +83,8 @@ case "$report" in
 esac
 mapfile -t blocking < <(paths)
 [ "${#blocking[*]}" = 8 ] || fail "expected 8 blocking calls on rank 0, saw ${#blocking[*]}"
-[ "${blocking[*]}" = "${blocking[0]} previous ${blocking[0]} previous ${blocking[0]} previous previous previous" ] \
-    && [ "${blocking[0]}" != previous ] || fail "calls ran: ${blocking[*]} (want plan/previous x 3, then previous)"
+[ "${blocking[*]}" = "${blocking[0]} ${blocking[0]} ${blocking[0]} previous previous previous previous previous" ] \
+    && [ "${blocking[0]}" != previous ] || fail "calls ran: ${blocking[*]} (want plan x 3, previous x 3, then previous)"
 [ "$(PREFIX=i paths | sort -u)" = previous ] || fail "nonblocking calls did not run the previous module"
 say "ok: calls ran ${blocking[*]}; nonblocking calls ran the previous module"
 

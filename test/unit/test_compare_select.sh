@@ -10,7 +10,8 @@
 # then long ones): each job's trials with that job's own predictions (the old parser kept only
 # the first job's process and dropped every trial of the second); and a trial with the
 # alternative and the peer (tuned's algorithm run by the executor), each matched with its own
-# prediction (the peer's announcement must not pass for the alternative's).
+# prediction (the peer's announcement must not pass for the alternative's); and the first decision
+# of an op and size kept when another communicator's follows.
 set -eu
 top=${TOP_SRCDIR:-../..}
 python3 - "$top/contrib/bench/compare" <<'PY'
@@ -74,4 +75,13 @@ assert got == [("alternative", "ring over ranks", False, 0.09, 0.095),
                ("plan", "cool node=chain", False, 0.06, 0.075),
                ("previous", "han two-level", False, 0.1, 0.125)], got
 print("compare model_check with the alternative and the peer: PASS")
+
+# A later decision for the same op and size on another communicator (whose previous module is
+# tuned, not han; the lines do not name the communicator) must not replace MPI_COMM_WORLD's, the
+# first one (seen in a 5.0 run: the model check listed han's measurement as "tuned knomial").
+log2 = log[:1] + [pre + "allreduce of 65536 bytes: cool node=chain (predicted 0.07 s vs tuned knomial 0.2 s)"] + log[1:]
+rows = compare.model_check("\n".join(log2) + "\n")
+prev = [(r["algorithm"], r["predicted_s"]) for r in rows if r["variant"] == "previous"]
+assert prev == [("han two-level", 0.1)], prev
+print("compare model_check keeps the first decision: PASS")
 PY

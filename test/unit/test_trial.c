@@ -9,36 +9,41 @@
  * keeps outcomes in the cache directory (round trip, versioning, bad files refused). */
 #include "test_util.h"
 
-START_TEST(calls_alternate_and_end)
+START_TEST(calls_in_blocks_and_end)
 {
-    /* 3 calls per variant: plan, previous, plan, previous, plan, previous; over after 6. */
+    /* 3 calls per variant: plan, plan, plan, previous, previous, previous; over after 6. */
     for (int k = 0; k < 6; k++) {
-        ck_assert_int_eq(cacore_trial_variant(k, 0),
-                         k % 2 ? CACORE_TRIAL_RUN_PREVIOUS : CACORE_TRIAL_RUN_PLAN);
+        ck_assert_int_eq(cacore_trial_variant(k, 3, 0),
+                         k < 3 ? CACORE_TRIAL_RUN_PLAN : CACORE_TRIAL_RUN_PREVIOUS);
         ck_assert_int_eq(cacore_trial_over(k, 3, 0), 0);
     }
     ck_assert_int_eq(cacore_trial_over(6, 3, 0), 1);
     ck_assert_int_eq(cacore_trial_over(2, 1, 0), 1);
     ck_assert_int_eq(cacore_trial_over(1, 1, 0), 0);
     ck_assert_int_eq(cacore_trial_variant_count(0), 2);
-    /* With the alternative: plan, previous, alternative, plan, ...; over after 9. */
+    /* One call per variant: they take turns. */
+    ck_assert_int_eq(cacore_trial_variant(0, 1, 0), CACORE_TRIAL_RUN_PLAN);
+    ck_assert_int_eq(cacore_trial_variant(1, 1, 0), CACORE_TRIAL_RUN_PREVIOUS);
+    /* With the alternative: 3 plan, 3 previous, 3 alternative; over after 9. */
     const int alt = CACORE_TRIAL_WITH_ALTERNATIVE, peer = CACORE_TRIAL_WITH_PEER;
     for (int k = 0; k < 9; k++) {
-        ck_assert_int_eq(cacore_trial_variant(k, alt), (cacore_trial_variant_t) (k % 3));
+        ck_assert_int_eq(cacore_trial_variant(k, 3, alt), (cacore_trial_variant_t) (k / 3));
         ck_assert_int_eq(cacore_trial_over(k, 3, alt), 0);
     }
-    ck_assert_int_eq(cacore_trial_variant(5, alt), CACORE_TRIAL_RUN_ALTERNATIVE);
+    ck_assert_int_eq(cacore_trial_variant(5, 3, alt), CACORE_TRIAL_RUN_PREVIOUS);
+    ck_assert_int_eq(cacore_trial_variant(6, 3, alt), CACORE_TRIAL_RUN_ALTERNATIVE);
     ck_assert_int_eq(cacore_trial_over(9, 3, alt), 1);
     /* With the peer only: plan, previous, peer. */
     ck_assert_int_eq(cacore_trial_variant_count(peer), 3);
-    ck_assert_int_eq(cacore_trial_variant(2, peer), CACORE_TRIAL_RUN_PEER);
-    ck_assert_int_eq(cacore_trial_variant(4, peer), CACORE_TRIAL_RUN_PREVIOUS);
+    ck_assert_int_eq(cacore_trial_variant(2, 3, peer), CACORE_TRIAL_RUN_PLAN);
+    ck_assert_int_eq(cacore_trial_variant(4, 3, peer), CACORE_TRIAL_RUN_PREVIOUS);
+    ck_assert_int_eq(cacore_trial_variant(6, 3, peer), CACORE_TRIAL_RUN_PEER);
     ck_assert_int_eq(cacore_trial_over(8, 3, peer), 0);
     ck_assert_int_eq(cacore_trial_over(9, 3, peer), 1);
-    /* With both: plan, previous, alternative, peer; over after 4 per call. */
+    /* With both: plan, previous, alternative, peer, 2 calls each; over after 8. */
     ck_assert_int_eq(cacore_trial_variant_count(alt | peer), 4);
     for (int k = 0; k < 8; k++) {
-        ck_assert_int_eq(cacore_trial_variant(k, alt | peer), (cacore_trial_variant_t) (k % 4));
+        ck_assert_int_eq(cacore_trial_variant(k, 2, alt | peer), (cacore_trial_variant_t) (k / 2));
     }
     ck_assert_int_eq(cacore_trial_over(7, 2, alt | peer), 0);
     ck_assert_int_eq(cacore_trial_over(8, 2, alt | peer), 1);
@@ -52,9 +57,9 @@ START_TEST(judge_medians_and_margin)
 {
     cacore_trial_result_t r;
     char err[256];
-    /* Plan calls (even): 5, 1, 2 -> median 2 (a slow first call, connection set-up, does not
-     * decide); previous (odd): 3, 3, 9 -> median 3. 2 <= 3 * 0.9: the plan wins. */
-    const double t1[] = { 5, 3, 1, 3, 2, 9 };
+    /* Plan calls (the first 3): 5, 1, 2 -> median 2 (a slow first call, connection set-up, does
+     * not decide); previous (the next 3): 3, 3, 9 -> median 3. 2 <= 3 * 0.9: the plan wins. */
+    const double t1[] = { 5, 1, 2, 3, 3, 9 };
     ck_assert_int_eq(cacore_trial_judge(t1, 3, 0, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     ck_assert(r.plan_s == 2.0 && r.previous_s == 3.0);
@@ -82,7 +87,7 @@ START_TEST(judge_medians_and_margin)
     ck_assert_int_eq(cacore_trial_judge(far, 1, 0, 0.05, 1, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
     /* Even counts: the median is the mean of the middle two. */
-    const double t2[] = { 4, 1, 2, 1 };
+    const double t2[] = { 4, 2, 1, 1 };
     ck_assert_int_eq(cacore_trial_judge(t2, 2, 0, 0.0, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert(r.plan_s == 3.0 && r.previous_s == 1.0);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
@@ -93,14 +98,14 @@ START_TEST(judge_three_variants)
 {
     cacore_trial_result_t r;
     char err[256];
-    /* Calls rotate plan, previous, alternative. Plan 4 4 4, previous 3 3 3, alternative 1 9 1:
-     * the alternative's median 1 is the fastest and below 3 * 0.9. */
-    const double t1[] = { 4, 3, 1, 4, 3, 9, 4, 3, 1 };
+    /* Calls in blocks: plan 4 4 4, previous 3 3 3, alternative 1 9 1: the alternative's median
+     * 1 is the fastest and below 3 * 0.9. */
+    const double t1[] = { 4, 4, 4, 3, 3, 3, 1, 9, 1 };
     ck_assert_int_eq(cacore_trial_judge(t1, 3, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_ALTERNATIVE);
     ck_assert(r.plan_s == 4.0 && r.previous_s == 3.0 && r.alternative_s == 1.0);
     /* The plan faster than the alternative: the plan (a tie goes to the plan too). */
-    const double t2[] = { 1, 3, 2, 1, 3, 2, 1, 3, 2 };
+    const double t2[] = { 1, 1, 1, 3, 3, 3, 2, 2, 2 };
     ck_assert_int_eq(cacore_trial_judge(t2, 3, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     const double t3[] = { 2, 3, 2 };
@@ -142,7 +147,7 @@ START_TEST(judge_with_the_peer)
     ck_assert(r.plan_s == 0.076 && r.previous_s == 0.128 && r.peer_s == 0.042);
     ck_assert(r.alternative_s == 0.0);
     /* Four variants (plan, previous, alternative, peer): the alternative fastest. */
-    const double t2[] = { 4, 3, 1, 2, 4, 3, 1, 2 };
+    const double t2[] = { 4, 4, 3, 3, 1, 1, 2, 2 };
     ck_assert_int_eq(cacore_trial_judge(t2, 2, both, 0.1, 0, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_ALTERNATIVE);
     ck_assert(r.alternative_s == 1.0 && r.peer_s == 2.0);
@@ -332,7 +337,7 @@ int main(void)
 {
     Suite *s = suite_create("trial");
     TCase *tc = tcase_create("trial");
-    tcase_add_test(tc, calls_alternate_and_end);
+    tcase_add_test(tc, calls_in_blocks_and_end);
     tcase_add_test(tc, judge_medians_and_margin);
     tcase_add_test(tc, judge_three_variants);
     tcase_add_test(tc, judge_with_the_peer);

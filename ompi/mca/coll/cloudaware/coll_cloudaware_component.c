@@ -350,10 +350,10 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  OPAL_INFO_LVL_6, &c->model_slots);
     register_int("trial_calls",
                  "Live trial: the first blocking calls of each collective, root and size class "
-                 "on a communicator rotate among the cloud-aware plan, the previous module, "
+                 "on a communicator run the cloud-aware plan, the previous module, "
                  "the alternative plan (coll_cloudaware_trial_spread) and, when the previous "
                  "module is not tuned, tuned's algorithm run by the executor (the peer), this "
-                 "many calls each "
+                 "many calls each, one variant's calls after the other "
                  "(default 3, at most 16; 0 = no trials, the cost model alone decides); the "
                  "fastest keeps the class. Must be the same on every rank.",
                  OPAL_INFO_LVL_4, &c->trial_calls);

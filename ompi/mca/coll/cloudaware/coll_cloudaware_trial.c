@@ -244,39 +244,28 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
         t->state = CLOUDAWARE_TRIAL_RUNNING;
         t->calls = 0;
     }
-    /* Every trial call starts together, so that no call's traffic spills into the next one's
-     * time (a rank that finished the last call early would otherwise start sending). */
-    t->start = now();
-    m->trial_depth++;
-    (void) comm->c_coll->coll_barrier(comm, comm->c_coll->coll_barrier_module);
-    m->trial_depth--;
+    /* No barrier of our own: a trial call is timed as the application makes it, from its entry
+     * to its exit on each rank, so that the trial measures what the class will cost
+     * (docs/calibration.md, "Live trial": a barrier before each call changed which algorithm
+     * measured fastest at 1 KiB). */
     m->trial_now = t;
-    t->barrier_s += now() - t->start;
     t->start = now();
-    p = variant_plan(t, cacore_trial_variant(t->calls, t->with));
+    p = variant_plan(t, cacore_trial_variant(t->calls, t->per_variant, t->with));
     return p;
 }
 
-/* The first call of a trial that runs variant v (the core's order), or -1 when v takes no part. */
-static int first_call(int with, cacore_trial_variant_t v)
-{
-    for (int k = 0; k < cacore_trial_variant_count(with); k++) {
-        if (cacore_trial_variant(k, with) == v) {
-            return k;
-        }
-    }
-    return -1;
-}
-
-/* "0.0123 0.0119 0.0121": the times of one variant's calls (every step-th from first). */
-static void list_times(const double *times, int n, int first, int step, char *out, size_t len)
+/* "0.0123 0.0119 0.0121": the times of variant v's calls of the trial t (n calls in all). */
+static void list_times(const mca_coll_cloudaware_trial_t *t, const double *times, int n,
+                       cacore_trial_variant_t v, char *out, size_t len)
 {
     size_t used = 0;
 
     out[0] = '\0';
-    for (int k = first; k < n && used < len; k += step) {
-        used += (size_t) snprintf(out + used, len - used, "%s%.3g", k == first ? "" : " ",
-                                  times[k]);
+    for (int k = 0; k < n && used < len; k++) {
+        if (cacore_trial_variant(k, t->per_variant, t->with) == v) {
+            used += (size_t) snprintf(out + used, len - used, "%s%.3g", 0 == used ? "" : " ",
+                                      times[k]);
+        }
     }
 }
 
@@ -339,31 +328,27 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     t_store = now();
     store(m, t, &r);
     t_store = now() - t_store;
-    list_times(agreed, v * n, first_call(t->with, CACORE_TRIAL_RUN_PLAN), v, plan_times,
-               sizeof(plan_times));
-    list_times(agreed, v * n, first_call(t->with, CACORE_TRIAL_RUN_PREVIOUS), v, prev_times,
-               sizeof(prev_times));
+    list_times(t, agreed, v * n, CACORE_TRIAL_RUN_PLAN, plan_times, sizeof(plan_times));
+    list_times(t, agreed, v * n, CACORE_TRIAL_RUN_PREVIOUS, prev_times, sizeof(prev_times));
     alt[0] = peer[0] = '\0';
     if (NULL != t->alternative) {
-        list_times(agreed, v * n, first_call(t->with, CACORE_TRIAL_RUN_ALTERNATIVE), v, alt_times,
-                   sizeof(alt_times));
+        list_times(t, agreed, v * n, CACORE_TRIAL_RUN_ALTERNATIVE, alt_times, sizeof(alt_times));
         snprintf(alt, sizeof(alt), "; alternative %s: %s s (median %.3g s)",
                  cacore_plan_describe(t->alternative), alt_times, r.alternative_s);
     }
     if (NULL != t->peer) {
-        list_times(agreed, v * n, first_call(t->with, CACORE_TRIAL_RUN_PEER), v, peer_times,
-                   sizeof(peer_times));
+        list_times(t, agreed, v * n, CACORE_TRIAL_RUN_PEER, peer_times, sizeof(peer_times));
         snprintf(peer, sizeof(peer), "; peer %s: %s s (median %.3g s)",
                  cacore_plan_describe(t->peer), peer_times, r.peer_s);
     }
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: %s: %s s "
                         "(median %.3g s); previous module: %s s (median %.3g s)%s%s; outcome: %s "
-                        "(coll_cloudaware_trial_margin %g; overhead: start %.3g s, barriers "
-                        "%.3g s, agreement %.3g s, trial book %.3g s)",
+                        "(coll_cloudaware_trial_margin %g; overhead: start %.3g s, "
+                        "agreement %.3g s, trial book %.3g s)",
                         cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
                         comm->c_name, cacore_plan_describe(t->plan), plan_times, r.plan_s,
                         prev_times, r.previous_s, alt, peer, outcome_name(r.outcome),
                         c->trial_margin,
-                        t->learn_s, t->barrier_s, t0, t_store);
+                        t->learn_s, t0, t_store);
 }

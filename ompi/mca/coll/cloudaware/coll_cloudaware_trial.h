@@ -4,10 +4,11 @@
  *
  * The live trial (coll_cloudaware_trial.c; docs/calibration.md, "Live trial"): whatever the cost
  * model gets wrong, the first blocking calls of each (communicator, collective, root, size class)
- * find out. They rotate among the cloud-aware plan (also when the model chose the previous
- * module), the previous module and, when the model offered one (coll_cloudaware_trial_spread),
- * the alternative plan and, when the previous module is not tuned, tuned's algorithm run by the
- * executor (the peer), each call started by a barrier and timed locally; after
+ * find out. They run the cloud-aware plan (also when the model chose the previous module), the
+ * previous module and, when the model offered one (coll_cloudaware_trial_spread), the
+ * alternative plan and, when the previous module is not tuned, tuned's algorithm run by the
+ * executor (the peer), one variant's calls after the other (the core's cacore_trial_variant),
+ * each call timed locally from its entry to its exit; after
  * coll_cloudaware_trial_calls calls of each, one MPI_MAX allreduce through the previous module
  * gives every rank the same times and the fastest variant keeps the class (a plan only when
  * faster than the previous module by coll_cloudaware_trial_margin).
@@ -47,7 +48,6 @@ typedef struct mca_coll_cloudaware_trial_t {
     int calls;                   /* trial calls run so far */
     double start;                /* start of the call running now */
     double learn_s;              /* the broadcast of the stored outcome took this long */
-    double barrier_s;            /* the barriers before the trial calls, together */
     int with;                    /* the variants beyond plan and previous: CACORE_TRIAL_WITH_* */
     int per_variant;             /* calls per variant (cacore_trial_calls) */
     /* local time of each call */

@@ -960,11 +960,12 @@ int cacore_trial_variant_count(int with)
     return cacore::trial_with_ok(with) ? cacore::trial_variant_count(with) : 0;
 }
 
-cacore_trial_variant_t cacore_trial_variant(int k, int with)
+cacore_trial_variant_t cacore_trial_variant(int k, int calls_per_variant, int with)
 {
     // Out of range: the plan (the C side never asks for an unknown variant).
-    return cacore::trial_with_ok(with) && k >= 0 ? cacore::trial_variant(k, with)
-                                                 : CACORE_TRIAL_RUN_PLAN;
+    return cacore::trial_with_ok(with) && k >= 0
+               ? cacore::trial_variant(k, calls_per_variant, with)
+               : CACORE_TRIAL_RUN_PLAN;
 }
 
 int cacore_trial_calls(int base, double budget_s, double predicted_s)

@@ -434,10 +434,10 @@ cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key
                                           size_t *len, char *err, size_t errlen);
 
 /* ---- Live trial (docs/calibration.md, "Live trial") ----------------------------------------
- * The first blocking calls of a (communicator, collective, root, size class) rotate among the
- * cloud-aware plan, the previous module and, when the cost model offered one, the alternative
- * plan; the times all ranks agreed on (max over ranks, per call) decide which one keeps the
- * class. The outcome is an input of the choice: UNKNOWN leaves it to the cost model. */
+ * The first blocking calls of a (communicator, collective, root, size class) run the cloud-aware
+ * plan, the previous module and, when the cost model offered one, the alternative plan and the
+ * peer, one variant's calls after the other; the times all ranks agreed on (max over ranks, per
+ * call) decide which one keeps the class. The outcome is an input of the choice: UNKNOWN leaves it to the cost model. */
 /* The outcome is a cacore_trial_t (see "Decision" above): UNKNOWN (no trial yet, or none
  * possible), PLAN, ALTERNATIVE or PEER (that one was measured the fastest, faster than the
  * previous module by the margin), PREVIOUS (none was measured faster by the margin). */
@@ -461,9 +461,10 @@ typedef struct {
 /* The number of variants (2 to CACORE_TRIAL_MAX_VARIANTS) of a trial with the extra variants
  * `with` (CACORE_TRIAL_WITH_*); 0 for an unknown bit. */
 int cacore_trial_variant_count(int with);
-/* What call k (0-based) of a trial runs: the variants present, in the order plan, previous,
- * alternative, peer, take turns. */
-cacore_trial_variant_t cacore_trial_variant(int k, int with);
+/* What call k (0-based) of a trial of calls_per_variant calls per variant runs: the variants
+ * present, in the order plan, previous, alternative, peer, each for calls_per_variant
+ * consecutive calls. */
+cacore_trial_variant_t cacore_trial_variant(int k, int calls_per_variant, int with);
 /* 1 once k calls have run of a trial of calls_per_variant calls per variant, else 0. */
 int cacore_trial_over(int k, int calls_per_variant, int with);
 /* The most calls per variant of a trial. */

@@ -62,10 +62,10 @@ int trial_variant_count(int with)
     return 2 + ((with & CACORE_TRIAL_WITH_ALTERNATIVE) ? 1 : 0) + ((with & CACORE_TRIAL_WITH_PEER) ? 1 : 0);
 }
 
-cacore_trial_variant_t trial_variant(int k, int with)
+cacore_trial_variant_t trial_variant(int k, int calls, int with)
 {
     // plan, previous, then the alternative and the peer, those present
-    const int i = k % trial_variant_count(with);
+    const int i = (k / std::max(calls, 1)) % trial_variant_count(with);
     if (i < 2) {
         return static_cast<cacore_trial_variant_t>(i);
     }
@@ -104,7 +104,7 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int with, d
         if (!std::isfinite(times[k]) || times[k] < 0.0) {
             fail_arg("trial_judge: time of call " + std::to_string(k) + " is not finite >= 0");
         }
-        of[trial_variant(static_cast<int>(k), with)].push_back(times[k]);
+        of[trial_variant(static_cast<int>(k), calls, with)].push_back(times[k]);
     }
     TrialResult r;
     r.plan_s = median(of[CACORE_TRIAL_RUN_PLAN]);

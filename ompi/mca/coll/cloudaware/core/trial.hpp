@@ -30,9 +30,13 @@ namespace cacore {
 bool trial_with_ok(int with);
 // The number of variants (2 to 4); throws Error(CACORE_ERR_ARG) for an unknown bit.
 int trial_variant_count(int with);
-// Call k (0-based): the variants in the order plan, previous, alternative, peer (those present)
-// take turns, so that every variant sees the same warm-up and drift.
-cacore_trial_variant_t trial_variant(int k, int with);
+// Call k (0-based) of a trial of `calls` calls per variant: the variants in the order plan,
+// previous, alternative, peer (those present), each for `calls` consecutive calls. Consecutive,
+// not taking turns: a call's time depends on the call before it (which ranks leave a barrier
+// last, who still drains messages), and an application repeats one algorithm; taking turns
+// measured tuned's 1 KiB bcast after han's at 0.39 ms, repeated at 1.27 ms (docs/calibration.md,
+// "Live trial").
+cacore_trial_variant_t trial_variant(int k, int calls, int with);
 // The trial of `calls` calls per variant is over once `k` calls have run.
 bool trial_over(int k, int calls, int with);
 
