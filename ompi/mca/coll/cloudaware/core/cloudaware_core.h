@@ -437,7 +437,8 @@ cacore_status_t cacore_cache_entry_format(const cacore_matrix_t *m, uint64_t key
  * The first blocking calls of a (communicator, collective, root, size class) run the cloud-aware
  * plan, the previous module and, when the cost model offered one, the alternative plan and the
  * peer, one variant's calls after the other; the times all ranks agreed on (max over ranks, per
- * call) decide which one keeps the class. The outcome is an input of the choice: UNKNOWN leaves it to the cost model. */
+ * call) decide which one keeps the class. The outcome is an input of the choice: UNKNOWN
+ * leaves it to the cost model. */
 /* The outcome is a cacore_trial_t (see "Decision" above): UNKNOWN (no trial yet, or none
  * possible), PLAN, ALTERNATIVE or PEER (that one was measured the fastest, faster than the
  * previous module by the margin), PREVIOUS (none was measured faster by the margin). */
