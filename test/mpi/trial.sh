@@ -15,6 +15,7 @@
 #   7. coll_cloudaware_trial_time: calls predicted short get more trial calls (here 16).
 #   5c. The peer: with basic below, tuned's algorithm run by the executor takes part (sections 1
 #      to 5b and 7 turn it off, coll_cloudaware_trial_peer 0, to count two or three variants;
+#      5d: with tuned below, han's two levels are the peer, coll_check included;
 #      section 6 keeps it on, so every collective and coll_check also run tuned's algorithms
 #      through the executor).
 # Which variant wins here is not asserted: shared memory decides that, and it may go either way;
@@ -175,6 +176,29 @@ book4=$(ls "$work"/cache4/cloudaware-*.trials)
 grep -q "^trial [0-9a-f]\{16\} gather 0 16 14 $won4 [0-9.e-]* [0-9.e-]* 0 [0-9.e-]* .* | peer tuned " "$book4" \
     || fail "the outcome with the peer is not in the trial book"
 echo "ok: trial ran plan x 3, previous x 3, peer x 3, outcome: $won4, stored"
+
+echo "--- 5d. tuned below: the peer is han's two levels, run by the executor"
+# 2 pretend nodes (ranks modulo 2), so han's plan has both levels; 5 ranks for coll_check: 3 + 2.
+hanpeer=(--mca coll cloudaware,tuned,basic --mca coll_cloudaware_priority 100 --mca coll_cloudaware_test_fake_nodes 2
+         --mca coll_cloudaware_calibrate_bandwidth_bytes 4096 --mca coll_cloudaware_trial_time 0)
+ca_mpirun 4 "${hanpeer[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_trial_spread 0 \
+    "$prog" gather 16384 9 >/dev/null || fail "trial_check failed (han peer)"
+expect_in_log "trial_check: gather count=16384 reps=9 on 4 ranks: 18 checks, 0 failures"
+expect_in_log "gather of 65536 bytes: the live trial also tries the peer, han two-level run by the executor"
+mapfile -t blocking < <(paths)
+[ "${#blocking[@]}" = 9 ] || fail "expected 9 blocking calls of rank 0, saw ${#blocking[@]}"
+for k in 0 1 2; do
+    [ "${blocking[$((k + 6))]}" = han ] || fail "trial call $((k + 6)) ran ${blocking[$((k + 6))]}, not the peer"
+done
+grep -q 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*; peer han two-level: .*outcome: ' "$TEST_LOG" \
+    || fail "no trial report with han's peer"
+ca_mpirun 5 "${hanpeer[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_min_gain 0 \
+    --mca coll_cloudaware_trial_calls 1 "$TEST_BUILDDIR/coll_check" --quick >/dev/null \
+    || fail "coll_check with han's peer failed"
+expect_in_log "coll_check: 5 ranks, .* 0 failures"
+n=$(grep -c "trial of .*; peer han two-level: .*outcome: " "$TEST_LOG")
+[ "$n" -ge 5 ] || fail "coll_check completed only $n trials with han's peer"
+echo "ok: han's peer ran in the trial (calls 7-9); coll_check right with it in $n trials"
 
 echo "--- 6. every collective, and coll_check, with trials (the peer included)"
 colls=bcast,reduce,allreduce,scatter,allgather

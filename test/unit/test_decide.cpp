@@ -377,10 +377,10 @@ START_TEST(policy_alternative)
 }
 END_TEST
 
-// The peer: when the previous module is not tuned (han under Open MPI 5), tuned's algorithm for
-// the call, as the executor runs it, is offered for the live trial whatever its prediction; a
-// trial outcome "peer" runs it. Not with tuned below (it would run the same algorithm), nor when a
-// rule forces the plan.
+// The peer: the other default's algorithm for the call, as the executor runs it, is offered for
+// the live trial whatever its prediction — tuned's when the previous module is not tuned (han
+// under Open MPI 5), han's two levels when it is (Open MPI 4.1); a trial outcome "peer" runs it.
+// Not with coll_cloudaware_trial_peer off, nor when a rule forces the plan.
 START_TEST(policy_peer)
 {
     Case c(flat, 2, CACORE_COLL_ALLREDUCE, 1 << 16);
@@ -393,12 +393,27 @@ START_TEST(policy_peer)
     ck_assert_str_eq(c.d.previous, "han two-level");
     const std::string best = cacore_plan_describe(c.d.plan != nullptr ? c.d.plan : c.d.declined);
     cacore_plan_free(c.d.plan);
-    // tuned below: no peer
+    // tuned below: han's two levels are the peer
     c.in.previous = CACORE_PREV_TUNED;
+    c.run();
+    ck_assert_ptr_nonnull(c.d.peer);
+    ck_assert_str_eq(cacore_plan_describe(c.d.peer), "han two-level");
+    ck_assert(c.d.peer_s > 0 && c.d.peer_s == cacore_plan_predicted(c.d.peer));
+    ck_assert_str_eq(c.d.previous, "tuned rabenseifner");
+    cacore_plan_free(c.d.plan);
+    // basic below: tuned's algorithm
+    c.in.previous = CACORE_PREV_BASIC;
+    c.run();
+    ck_assert_ptr_nonnull(c.d.peer);
+    ck_assert_str_eq(cacore_plan_describe(c.d.peer), peer.c_str());
+    cacore_plan_free(c.d.plan);
+    // the peer turned off: none
+    c.in.trial_peer = 0;
     c.run();
     ck_assert_ptr_null(c.d.peer);
     ck_assert(c.d.peer_s < 0);
     cacore_plan_free(c.d.plan);
+    c.in.trial_peer = 1;
     // the trial measured the peer fastest: it runs, the best plan is declined
     c.in.previous = CACORE_PREV_HAN;
     c.in.trial = CACORE_TRIAL_PEER;
@@ -408,13 +423,21 @@ START_TEST(policy_peer)
     ck_assert_ptr_null(c.d.peer);
     ck_assert_ptr_nonnull(c.d.declined);
     ck_assert_str_eq(cacore_plan_describe(c.d.declined), best.c_str());
-    ck_assert_msg(c.has("live trial: tuned's algorithm"), "%s", c.d.reason);
+    ck_assert_msg(c.has("live trial: the peer, tuned's algorithm"), "%s", c.d.reason);
     cacore_plan_free(c.d.plan);
-    // a stored "peer" outcome where no peer is offered (tuned below): the model decides
+    // with tuned below the same outcome runs han's two levels
     c.in.previous = CACORE_PREV_TUNED;
+    c.run();
+    ck_assert_ptr_nonnull(c.d.plan);
+    ck_assert_str_eq(cacore_plan_describe(c.d.plan), "han two-level");
+    ck_assert_msg(c.has("live trial: the peer, han's algorithm"), "%s", c.d.reason);
+    cacore_plan_free(c.d.plan);
+    // a stored "peer" outcome where no peer is offered (the peer turned off): the model decides
+    c.in.trial_peer = 0;
     c.run();
     ck_assert_msg(c.has("predicted"), "%s", c.d.reason);
     cacore_plan_free(c.d.plan);
+    c.in.trial_peer = 1;
     // a rule that forces the plan: no peer
     cacore_rule_t rule{};
     rule.choice = CACORE_RULE_PLAN;

@@ -99,8 +99,7 @@ typedef struct mca_coll_cloudaware_component_t {
     double trial_time;           /* seconds: more calls per variant when they are shorter */
     double trial_margin;         /* the plan keeps a class only when this much faster */
     double trial_spread;         /* the second plan is tried when predicted within this factor */
-    bool trial_peer;             /* tuned's algorithm is tried when the previous module is not
-                                    tuned */
+    bool trial_peer;             /* the other default's algorithm (the peer) is tried */
     int previous_model;          /* cacore_prev_t, or CLOUDAWARE_PREVIOUS_AUTO */
     char *trace_dir;             /* per-call traces (coll_cloudaware_trace.c); NULL/"" = off */
     /* drift detection and recalibration (coll_cloudaware_drift.c, docs/drift.md) */

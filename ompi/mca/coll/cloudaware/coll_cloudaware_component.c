@@ -351,8 +351,9 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
     register_int("trial_calls",
                  "Live trial: the first blocking calls of each collective, root and size class "
                  "on a communicator run the cloud-aware plan, the previous module, "
-                 "the alternative plan (coll_cloudaware_trial_spread) and, when the previous "
-                 "module is not tuned, tuned's algorithm run by the executor (the peer), this "
+                 "the alternative plan (coll_cloudaware_trial_spread) and the other default's "
+                 "algorithm run by the executor (the peer: tuned's, or han's when the previous "
+                 "module is tuned; coll_cloudaware_trial_peer), this "
                  "many calls each, one variant's calls after the other "
                  "(default 3, at most 16; 0 = no trials, the cost model alone decides); the "
                  "fastest keeps the class. Must be the same on every rank.",
@@ -376,10 +377,11 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                     "time (default 2; below 1 = never: plan against previous module only). Must "
                     "be the same on every rank.", OPAL_INFO_LVL_4, &c->trial_spread);
     register_bool("trial_peer",
-                  "Live trial: when the previous module is not tuned (han, the default of Open "
-                  "MPI 5; basic), tuned's own algorithm for the call, run by coll/cloudaware's "
+                  "Live trial: the other default's algorithm for the call, run by coll/cloudaware's "
                   "executor (the peer), takes part as another variant, whatever the cost model "
-                  "predicts for it (default true). Must be the same on every rank.",
+                  "predicts for it: tuned's when the previous module is not tuned (han, the "
+                  "default of Open MPI 5; basic), han's two levels when it is (Open MPI 4.1) "
+                  "(default true). Must be the same on every rank.",
                   OPAL_INFO_LVL_4, &c->trial_peer);
     register_double("recalibrate_threshold",
                     "Drift detection: a blocking call run as a plan drifts when its time (slowest "

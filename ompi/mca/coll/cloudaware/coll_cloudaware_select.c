@@ -33,7 +33,8 @@ typedef struct {
                                    previous module) */
     cacore_plan_t *best;        /* the model's best plan (whether it runs or not), or NULL */
     cacore_plan_t *alt;         /* its second plan, which the live trial tries too, or NULL */
-    cacore_plan_t *peer;        /* tuned's algorithm, which the live trial tries too, or NULL */
+    cacore_plan_t *peer;        /* the other default's algorithm, which the live trial tries too,
+                                   or NULL */
     mca_coll_cloudaware_trial_t trial;   /* coll_cloudaware_trial.c */
     mca_coll_cloudaware_drift_t drift;   /* coll_cloudaware_drift.c */
     uint64_t stamp;

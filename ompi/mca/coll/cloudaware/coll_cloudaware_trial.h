@@ -6,8 +6,9 @@
  * model gets wrong, the first blocking calls of each (communicator, collective, root, size class)
  * find out. They run the cloud-aware plan (also when the model chose the previous module), the
  * previous module and, when the model offered one (coll_cloudaware_trial_spread), the
- * alternative plan and, when the previous module is not tuned, tuned's algorithm run by the
- * executor (the peer), one variant's calls after the other (the core's cacore_trial_variant),
+ * alternative plan and the other default's algorithm run by the executor (the peer: tuned's, or
+ * han's when the previous module is tuned), one variant's calls after the other (the core's
+ * cacore_trial_variant),
  * each call timed locally from its entry to its exit; after
  * coll_cloudaware_trial_calls calls of each, one MPI_MAX allreduce through the previous module
  * gives every rank the same times and the fastest variant keeps the class (a plan only when
@@ -56,7 +57,7 @@ typedef struct mca_coll_cloudaware_trial_t {
     const cacore_plan_t **run;   /* the entry's choice (NULL: the previous module) */
     const cacore_plan_t *plan;   /* the model's best plan (owned by the entry), or NULL */
     const cacore_plan_t *alternative;   /* its second plan (owned by the entry), or NULL */
-    const cacore_plan_t *peer;   /* tuned's algorithm (owned by the entry), or NULL */
+    const cacore_plan_t *peer;   /* the other default's algorithm (owned by the entry), or NULL */
     bool model_chose_plan;       /* before the trial, *run was the plan (a tie keeps it) */
 } mca_coll_cloudaware_trial_t;
 

@@ -332,8 +332,9 @@ typedef enum {
     CACORE_TRIAL_PLAN,          /* the trial measured the plan faster */
     CACORE_TRIAL_PREVIOUS,      /* the trial measured the previous module faster */
     CACORE_TRIAL_ALTERNATIVE,   /* the trial measured the model's second plan fastest */
-    CACORE_TRIAL_PEER,          /* the trial measured tuned's algorithm, run by the executor,
-                                   fastest (offered when the previous module is not tuned) */
+    CACORE_TRIAL_PEER,          /* the trial measured the peer, the other default's algorithm
+                                   run by the executor, fastest: tuned's, or han's when the
+                                   previous module is tuned */
     CACORE_TRIAL_COUNT
 } cacore_trial_t;
 
@@ -357,8 +358,8 @@ typedef struct {
     double trial_spread;           /* the model's second plan of another algorithm is offered as
                                       the alternative when predicted at most this many times the
                                       best plan's time (>= 1; below 1: none is offered) */
-    int trial_peer;                /* 1: when the previous module is not tuned, tuned's algorithm
-                                      is offered as the peer; 0: never */
+    int trial_peer;                /* 1: the peer is offered (tuned's algorithm, or han's when the
+                                      previous module is tuned); 0: never */
     cacore_plan_params_t params;   /* from the MCA parameters; a rule's settings go on top */
 } cacore_decide_input_t;
 
@@ -373,9 +374,10 @@ typedef struct {
     cacore_plan_t *alternative;   /* the best plan of another algorithm, when the cost model
                                      decided and predicts it within trial_spread of the best plan
                                      (the live trial tries it; the caller frees it), or NULL */
-    cacore_plan_t *peer;      /* when the previous module is not tuned and the cost model
-                                 decided: tuned's algorithm for the call as the executor runs it
-                                 (the live trial tries it; the caller frees it), or NULL */
+    cacore_plan_t *peer;      /* when the cost model decided: the other default's algorithm
+                                 for the call as the executor runs it, tuned's (han's when the
+                                 previous module is tuned; the live trial tries it; the caller
+                                 frees it), or NULL */
     double plan_s;            /* predicted time of the plan considered; -1: none built */
     double alternative_s;     /* predicted time of the alternative; -1: none offered */
     double peer_s;            /* predicted time of the peer; -1: none offered */

@@ -59,6 +59,8 @@ PlanParams decide_params(const DecideInput &d)
 
 Plan predict_previous(const DecideInput &d) { return predict_module(d, d.previous); }
 
+int peer_module(int previous) { return previous == CACORE_PREV_TUNED ? CACORE_PREV_HAN : CACORE_PREV_TUNED; }
+
 Decision decide(const DecideInput &d)
 {
     validate(d.in);
@@ -110,12 +112,13 @@ Decision decide(const DecideInput &d)
         out.alternative = std::move(*second);
         out.have_alternative = true;
     }
-    // The peer: when the previous module is not tuned (han under Open MPI 5, basic, unknown),
-    // tuned's algorithm for this call is what the user's other default would run; the trial
-    // measures it whatever the model predicts (the model can misprice a flat algorithm on links
-    // that pass short bursts faster than their bulk rate).
-    if (!forced && d.trial_peer && d.previous != CACORE_PREV_TUNED) {
-        Plan peer = predict_module(d, CACORE_PREV_TUNED);
+    // The peer: what the user's other default would run for this call, run by the executor —
+    // tuned's algorithm when the previous module is not tuned (han under Open MPI 5, basic,
+    // unknown), han's two levels when it is (Open MPI 4.1). The trial measures it whatever the
+    // model predicts (the model can misprice a flat algorithm on links that pass short bursts
+    // faster than their bulk rate, and a few rounds against many at small sizes).
+    if (!forced && d.trial_peer) {
+        Plan peer = predict_module(d, peer_module(d.previous));
         check_plan(peer);
         if (d.commutative || peer.preserves_order) {
             out.peer = std::move(peer);
@@ -140,7 +143,8 @@ Decision decide(const DecideInput &d)
     }
     if (d.trial == CACORE_TRIAL_PEER && out.have_peer) {
         out.run_peer = true;
-        out.reason = out.peer.description + " (live trial: tuned's algorithm run by the executor, " +
+        out.reason = out.peer.description + " (live trial: the peer, " +
+                     prev_name(peer_module(d.previous)) + "'s algorithm run by the executor, " +
                      "measured faster than " + desc + " and the previous module)";
         return out;
     }

@@ -34,7 +34,7 @@ struct Decision {
     bool have_alternative = false;   // the model's second plan, for the live trial
     Plan alternative;
     bool run_peer = false;
-    bool have_peer = false;   // tuned's algorithm run by the executor, for the live trial
+    bool have_peer = false;   // the other default's algorithm run by the executor (peer_module)
     Plan peer;
     double previous_s = -1;   // -1: not predicted
     std::string previous;     // the previous module's algorithm
@@ -48,6 +48,10 @@ PlanParams decide_params(const DecideInput &d);
 
 // The previous module's plan for this call, predicted (Plan::predicted_s).
 Plan predict_previous(const DecideInput &d);
+
+// The module whose algorithm the live trial runs as the peer (cacore_prev_t): han's when the
+// previous module is tuned, tuned's otherwise.
+int peer_module(int previous);
 
 Decision decide(const DecideInput &d);
 
