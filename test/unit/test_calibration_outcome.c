@@ -3,13 +3,15 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * test_calibration_outcome.c - what a calibration tells the user: the one-line cause rank 0 gives
- * every rank when a calibration fails (in the documented order of precedence), and the summary of
- * a measured matrix.
+ * every rank when a calibration fails (in the documented order of precedence), the budget a node
+ * set gets, and the summary of a measured matrix.
  *
  * The job: three nodes a, b, c; ranks 0-1 on a, 2-3 on b, 4 on c; the leaders are ranks 0, 2, 4.
  */
 #include "test_util.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define NR 5
@@ -163,6 +165,40 @@ START_TEST(measurement_causes)
 }
 END_TEST
 
+/* The budget is coll_cloudaware_calibrate_budget up to 8 nodes (7 tournament rounds) and grows
+ * with the rounds beyond; a cause on a larger node set says both. */
+START_TEST(budget_grows_with_the_rounds)
+{
+    for (int n = 1; n <= 8; n++) {
+        ck_assert(cacore_calib_budget(120.0, n) == 120.0);
+    }
+    ck_assert(fabs(cacore_calib_budget(120.0, 9) - 120.0 * 9 / 7) < 1e-9);    /* 9 rounds */
+    ck_assert(fabs(cacore_calib_budget(120.0, 16) - 120.0 * 15 / 7) < 1e-9);  /* 15 rounds */
+    ck_assert(fabs(cacore_calib_budget(2.0, 12) - 2.0 * 11 / 7) < 1e-9);
+    enum { N16 = 16 };
+    const char *hosts[N16];
+    int leaders[N16];
+    cacore_calib_report_t rep[N16];
+    char names[N16][4];
+    for (int i = 0; i < N16; i++) {
+        snprintf(names[i], sizeof(names[i]), "h%d", i);
+        hosts[i] = names[i];
+        leaders[i] = i;
+        cacore_calib_report_t one = { 1, i, CACORE_FAIL_NONE, CACORE_MEAS_OK, -1, 7, 9 };
+        rep[i] = one;
+    }
+    cacore_calib_inputs_t in = inputs();
+    in.nranks = in.nnodes = N16;
+    in.hosts = hosts;
+    in.leaders = leaders;
+    char cause[256];
+    rep[3].meas = CACORE_MEAS_TIMEOUT;
+    ck_assert_int_eq(cacore_calib_failure_cause(&in, rep, cause, sizeof(cause)), CACORE_CALIB_FAILS);
+    ck_assert_str_eq(cause, "the time budget (coll_cloudaware_calibrate_budget = 2 s, 4.28571 s "
+                            "for 16 nodes) ran out");
+}
+END_TEST
+
 START_TEST(bad_arguments_fail_with_a_message)
 {
     cacore_calib_inputs_t in = inputs();
@@ -220,6 +256,7 @@ int main(void)
     tcase_add_test(tc, precedence_late_root_then_local_then_files_then_start);
     tcase_add_test(tc, quoted_input_is_escaped);
     tcase_add_test(tc, measurement_causes);
+    tcase_add_test(tc, budget_grows_with_the_rounds);
     tcase_add_test(tc, bad_arguments_fail_with_a_message);
     tcase_add_test(tc, fail_point_names_and_causes);
     tcase_add_test(tc, summary_statistics);

@@ -111,6 +111,8 @@ typedef struct {
     int n;
     size_t nn;                  /* n * n */
     double entered, start;      /* when this rank entered calibrate(), left the start message */
+    double budget;              /* coll_cloudaware_calibrate_budget for this many nodes
+                                   (cacore_calib_budget) */
     double measure_deadline;    /* start + budget */
     double decide_deadline;     /* rank 0: start + budget + slack/2 */
     double verdict_deadline;    /* start + budget + slack */
@@ -419,9 +421,10 @@ static void step_start(calib_t *x)
             x->epoch = x->h->epoch;
         }
     }
-    x->measure_deadline = x->start + c->calib_budget;
-    x->decide_deadline = x->start + c->calib_budget + 0.5 * c->calib_slack;
-    x->verdict_deadline = x->start + c->calib_budget + c->calib_slack;
+    x->budget = cacore_calib_budget(c->calib_budget, x->n);
+    x->measure_deadline = x->start + x->budget;
+    x->decide_deadline = x->start + x->budget + 0.5 * c->calib_slack;
+    x->verdict_deadline = x->start + x->budget + c->calib_slack;
 }
 
 /* Step 2: what to measure, and the buffers for the rest. */
@@ -465,8 +468,7 @@ static void step_prepare(calib_t *x)
                             "coll:cloudaware: calibration of %s (%s): measuring %zu of %zu node "
                             "pairs among %d node leaders, %d rounds, budget %g s",
                             x->comm->c_name, mode_name(c->calibrate_mode), x->measured,
-                            (size_t) n * (size_t) (n - 1) / 2, n, n - 1 + (n % 2),
-                            c->calib_budget);
+                            (size_t) n * (size_t) (n - 1) / 2, n, n - 1 + (n % 2), x->budget);
     }
 }
 
@@ -812,7 +814,7 @@ static void step_apply(calib_t *x, const verdict_t *v)
                         "coll:cloudaware: calibration verdict of %s on rank %d: %s after %.3f s "
                         "(budget %g s + slack %g s)", x->comm->c_name, x->map->my_rank,
                         (NULL != v && VERDICT_READY == v->verdict) ? "READY" : "FAIL",
-                        mca_coll_cloudaware_now() - x->start, c->calib_budget, c->calib_slack);
+                        mca_coll_cloudaware_now() - x->start, x->budget, c->calib_slack);
     if (NULL != x->again && (NULL == v || VERDICT_READY != v->verdict)) {
         /* A failed recalibration changes nothing: the matrix and the plans stay. */
         snprintf(x->again->why, sizeof(x->again->why), "%s",

@@ -216,8 +216,9 @@ static void register_calibration(mca_coll_cloudaware_component_t *c)
                  "links (rack uplinks) do not lower the per-pair rates.", OPAL_INFO_LVL_5,
                  &c->calib_concurrency);
     register_double("calibrate_budget",
-                    "Time budget of one calibration in seconds (default 120). "
-                    "When it runs out, or a node leader stalls or fails, every "
+                    "Time budget of one calibration of up to 8 nodes in seconds "
+                    "(default 120); larger node sets get it in proportion to the "
+                    "measurement's rounds (16 nodes: 15/7 of it, 257 s). When it runs out, or a node leader stalls or fails, every "
                     "rank of the communicator falls back to the previous "
                     "collectives, with one warning.",
                     OPAL_INFO_LVL_4, &c->calib_budget);

@@ -885,6 +885,11 @@ void cacore_store_free(cacore_store_t *s) { delete s; }
 
 const char *cacore_fail_point_name(int point) { return cacore::fail_point_name(point); }
 
+double cacore_calib_budget(double per_8_nodes_s, int nnodes)
+{
+    return cacore::calib_budget(per_8_nodes_s, nnodes);
+}
+
 const char *cacore_fail_point_cause(int point) { return cacore::fail_point_cause(point); }
 
 cacore_calib_verdict_t cacore_calib_failure_cause(const cacore_calib_inputs_t *in,

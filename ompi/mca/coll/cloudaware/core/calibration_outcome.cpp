@@ -32,6 +32,15 @@ std::string host(const cacore_calib_inputs_t &in, int node)
     return escape(in.hosts[node]);
 }
 
+// "coll_cloudaware_calibrate_budget = 120 s", and the budget it gave this node set when larger.
+std::string budget_text(const cacore_calib_inputs_t &in)
+{
+    const double b = calib_budget(in.budget_s, in.nnodes);
+    return b > in.budget_s ? format("coll_cloudaware_calibrate_budget = %g s, %g s for %d nodes",
+                                    in.budget_s, b, in.nnodes)
+                           : format("coll_cloudaware_calibrate_budget = %g s", in.budget_s);
+}
+
 // The cause of a failed measurement, from the leaders' rows.
 std::string measure_cause(const cacore_calib_inputs_t &in, const cacore_calib_report_t *rep)
 {
@@ -39,8 +48,8 @@ std::string measure_cause(const cacore_calib_inputs_t &in, const cacore_calib_re
     for (int i = 0; i < n; i++) {
         if (rep[in.leaders[i]].meas == CACORE_MEAS_LATE) {
             return format("the leader of node %s (rank %d) started measuring after the time "
-                          "budget (coll_cloudaware_calibrate_budget = %g s) had run out",
-                          host(in, i).c_str(), in.leaders[i], in.budget_s);
+                          "budget (%s) had run out",
+                          host(in, i).c_str(), in.leaders[i], budget_text(in).c_str());
         }
     }
     for (int i = 0; i < n; i++) {
@@ -66,12 +75,10 @@ std::string measure_cause(const cacore_calib_inputs_t &in, const cacore_calib_re
         }
     }
     if (worst >= 0) {
-        return format("the time budget (coll_cloudaware_calibrate_budget = %g s) ran out "
-                      "waiting for the leader of node %s (rank %d)", in.budget_s,
-                      host(in, worst).c_str(), in.leaders[worst]);
+        return format("the time budget (%s) ran out waiting for the leader of node %s (rank %d)",
+                      budget_text(in).c_str(), host(in, worst).c_str(), in.leaders[worst]);
     }
-    return format("the time budget (coll_cloudaware_calibrate_budget = %g s) ran out",
-                  in.budget_s);
+    return format("the time budget (%s) ran out", budget_text(in).c_str());
 }
 
 double median_of_sorted(const std::vector<double> &v)
@@ -81,6 +88,12 @@ double median_of_sorted(const std::vector<double> &v)
 }
 
 }  // namespace
+
+double calib_budget(double per_8_nodes_s, int nnodes)
+{
+    const int rounds = nnodes - 1 + nnodes % 2;   // the tournament's (docs/calibration.md)
+    return rounds > 7 ? per_8_nodes_s * rounds / 7.0 : per_8_nodes_s;
+}
 
 const char *fail_point_name(int point)
 {
@@ -131,16 +144,16 @@ std::string failure_cause(const cacore_calib_inputs_t &in, const cacore_calib_re
     if (missing >= 0) {
         const int node = rep[missing].node;
         return format("rank %d (%snode %s)%s did not report within the time budget "
-                      "(coll_cloudaware_calibrate_budget = %g s + %g s)", missing,
+                      "(%s + %g s)", missing,
                       in.leaders[node] == missing ? "the leader of " : "", host(in, node).c_str(),
-                      nmissing > 1 ? " and others" : "", in.budget_s, in.decide_slack_s);
+                      nmissing > 1 ? " and others" : "", budget_text(in).c_str(), in.decide_slack_s);
     }
     // Every report is here, but rank 0 itself is late (it was stalled): the others may have
     // stopped waiting for the verdict.
     if (in.rank0_late) {
         return format("rank 0 (node %s) itself reached the decision after the time budget "
-                      "(coll_cloudaware_calibrate_budget = %g s + %g s) had run out",
-                      host(in, rep[0].node).c_str(), in.budget_s, in.decide_slack_s);
+                      "(%s + %g s) had run out",
+                      host(in, rep[0].node).c_str(), budget_text(in).c_str(), in.decide_slack_s);
     }
     for (int r = 0; r < nr; r++) {
         if (rep[r].local != CACORE_FAIL_NONE) {

@@ -26,6 +26,12 @@ const char *fail_point_cause(int point);
 std::string failure_cause(const cacore_calib_inputs_t &in, const cacore_calib_report_t *rep,
                           bool *at_start);
 
+// The time budget of one calibration of nnodes nodes, from coll_cloudaware_calibrate_budget
+// (per_8_nodes_s): that much up to 8 nodes (7 tournament rounds), in proportion to the rounds
+// beyond (16 nodes, 15 rounds: 15/7 of it), since the measurement takes one bulk transfer per
+// round and one per node.
+double calib_budget(double per_8_nodes_s, int nnodes);
+
 // Statistics of the off-diagonal entries of n x n latency and bandwidth arrays.
 cacore_calib_summary_t summarize(int n, const double *latency_s, const double *bandwidth_Bps);
 

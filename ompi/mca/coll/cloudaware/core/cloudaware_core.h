@@ -627,7 +627,7 @@ typedef struct {
     int nranks, nnodes;
     const char *const *hosts;  /* [nnodes] */
     const int *leaders;        /* [nnodes]: the rank of each node's leader */
-    double budget_s;           /* coll_cloudaware_calibrate_budget */
+    double budget_s;           /* coll_cloudaware_calibrate_budget (cacore_calib_budget scales it) */
     double decide_slack_s;     /* the part of coll_cloudaware_calibrate_slack rank 0 waits */
     int rank0_late;            /* rank 0 reached the decision after its own deadline */
     const char *matrix_file;   /* the parameters' values, quoted in the cause (NULL: unset) */
@@ -641,6 +641,11 @@ typedef enum {
     CACORE_CALIB_FAILS = 1,         /* for the cause written */
     CACORE_CALIB_START_FAILED = 2   /* for the start message's cause (copied) */
 } cacore_calib_verdict_t;
+
+/* The time budget of one calibration of nnodes nodes from coll_cloudaware_calibrate_budget
+ * (per_8_nodes_s): that much up to 8 nodes, in proportion to the tournament's rounds beyond
+ * (nnodes - 1 + nnodes % 2 of them; 16 nodes: 15/7 of it). */
+double cacore_calib_budget(double per_8_nodes_s, int nnodes);
 
 /* rep[0..in->nranks). Whether the calibration stands, and when it fails the one-line cause
  * (input escaped) in cause[len]: the first found of, in this order, reports missing (leaders
