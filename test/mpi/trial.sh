@@ -179,7 +179,8 @@ echo "ok: trial ran plan x 3, previous x 3, peer x 3, outcome: $won4, stored"
 
 echo "--- 5d. tuned below: the peer is han's two levels, run by the executor"
 # 2 pretend nodes (ranks modulo 2), so han's plan has both levels; 5 ranks for coll_check: 3 + 2.
-hanpeer=(--mca coll cloudaware,tuned,basic --mca coll_cloudaware_priority 100 --mca coll_cloudaware_test_fake_nodes 2
+hanpeer=(--mca coll cloudaware,tuned,basic --mca coll_cloudaware_priority 100
+         --mca coll_cloudaware_test_fake_nodes 2
          --mca coll_cloudaware_calibrate_bandwidth_bytes 4096 --mca coll_cloudaware_trial_time 0)
 ca_mpirun 4 "${hanpeer[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_trial_spread 0 \
     "$prog" gather 16384 9 >/dev/null || fail "trial_check failed (han peer)"

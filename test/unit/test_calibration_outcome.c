@@ -193,7 +193,8 @@ START_TEST(budget_grows_with_the_rounds)
     in.leaders = leaders;
     char cause[256];
     rep[3].meas = CACORE_MEAS_TIMEOUT;
-    ck_assert_int_eq(cacore_calib_failure_cause(&in, rep, cause, sizeof(cause)), CACORE_CALIB_FAILS);
+    ck_assert_int_eq(cacore_calib_failure_cause(&in, rep, cause, sizeof(cause)),
+                     CACORE_CALIB_FAILS);
     ck_assert_str_eq(cause, "the time budget (coll_cloudaware_calibrate_budget = 2 s, 4.28571 s "
                             "for 16 nodes) ran out");
 }

@@ -218,9 +218,10 @@ static void register_calibration(mca_coll_cloudaware_component_t *c)
     register_double("calibrate_budget",
                     "Time budget of one calibration of up to 8 nodes in seconds "
                     "(default 120); larger node sets get it in proportion to the "
-                    "measurement's rounds (16 nodes: 15/7 of it, 257 s). When it runs out, or a node leader stalls or fails, every "
-                    "rank of the communicator falls back to the previous "
-                    "collectives, with one warning.",
+                    "measurement's rounds (16 nodes: 15/7 of it, 257 s). When it runs "
+                    "out, or a node leader stalls or fails, every rank of the "
+                    "communicator falls back to the previous collectives, with one "
+                    "warning.",
                     OPAL_INFO_LVL_4, &c->calib_budget);
     register_double("calibrate_slack",
                     "Seconds added to coll_cloudaware_calibrate_budget for the messages that "
@@ -378,11 +379,11 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                     "time (default 2; below 1 = never: plan against previous module only). Must "
                     "be the same on every rank.", OPAL_INFO_LVL_4, &c->trial_spread);
     register_bool("trial_peer",
-                  "Live trial: the other default's algorithm for the call, run by coll/cloudaware's "
-                  "executor (the peer), takes part as another variant, whatever the cost model "
-                  "predicts for it: tuned's when the previous module is not tuned (han, the "
-                  "default of Open MPI 5; basic), han's two levels when it is (Open MPI 4.1) "
-                  "(default true). Must be the same on every rank.",
+                  "Live trial: the other default's algorithm for the call, run by "
+                  "coll/cloudaware's executor (the peer), takes part as another variant, "
+                  "whatever the cost model predicts for it: tuned's when the previous module is "
+                  "not tuned (han, the default of Open MPI 5; basic), han's two levels when it "
+                  "is (Open MPI 4.1) (default true). Must be the same on every rank.",
                   OPAL_INFO_LVL_4, &c->trial_peer);
     register_double("recalibrate_threshold",
                     "Drift detection: a blocking call run as a plan drifts when its time (slowest "

@@ -79,7 +79,8 @@ int mca_coll_cloudaware_pvars_register(void)
         "trials_alternative", "Live trials the cost model's second plan (the alternative) won",
         &trials_alternative);
     rc = OPAL_SUCCESS != rc ? rc : register_counter(
-        "trials_peer", "Live trials the other default's algorithm run by the executor (the peer) won",
+        "trials_peer",
+        "Live trials the other default's algorithm run by the executor (the peer) won",
         &trials_peer);
     rc = OPAL_SUCCESS != rc ? rc : register_counter(
         "trials_previous", "Live trials the previous module won", &trials_previous);

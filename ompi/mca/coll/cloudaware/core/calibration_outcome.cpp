@@ -146,7 +146,8 @@ std::string failure_cause(const cacore_calib_inputs_t &in, const cacore_calib_re
         return format("rank %d (%snode %s)%s did not report within the time budget "
                       "(%s + %g s)", missing,
                       in.leaders[node] == missing ? "the leader of " : "", host(in, node).c_str(),
-                      nmissing > 1 ? " and others" : "", budget_text(in).c_str(), in.decide_slack_s);
+                      nmissing > 1 ? " and others" : "", budget_text(in).c_str(),
+                      in.decide_slack_s);
     }
     // Every report is here, but rank 0 itself is late (it was stalled): the others may have
     // stopped waiting for the verdict.

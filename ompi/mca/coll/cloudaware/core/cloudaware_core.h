@@ -627,7 +627,8 @@ typedef struct {
     int nranks, nnodes;
     const char *const *hosts;  /* [nnodes] */
     const int *leaders;        /* [nnodes]: the rank of each node's leader */
-    double budget_s;           /* coll_cloudaware_calibrate_budget (cacore_calib_budget scales it) */
+    double budget_s;           /* coll_cloudaware_calibrate_budget (cacore_calib_budget
+                                  scales it to the node set) */
     double decide_slack_s;     /* the part of coll_cloudaware_calibrate_slack rank 0 waits */
     int rank0_late;            /* rank 0 reached the decision after its own deadline */
     const char *matrix_file;   /* the parameters' values, quoted in the cause (NULL: unset) */

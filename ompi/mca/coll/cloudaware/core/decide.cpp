@@ -59,7 +59,10 @@ PlanParams decide_params(const DecideInput &d)
 
 Plan predict_previous(const DecideInput &d) { return predict_module(d, d.previous); }
 
-int peer_module(int previous) { return previous == CACORE_PREV_TUNED ? CACORE_PREV_HAN : CACORE_PREV_TUNED; }
+int peer_module(int previous)
+{
+    return previous == CACORE_PREV_TUNED ? CACORE_PREV_HAN : CACORE_PREV_TUNED;
+}
 
 Decision decide(const DecideInput &d)
 {

@@ -2,15 +2,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 //
 // trial.hpp - the live trial (docs/parameters.md, coll_cloudaware_trial_calls; docs/calibration.md,
-// "Live trial"): the first blocking calls of a (communicator, collective, root, size class)
-// alternate between the cloud-aware plan and the previous module; the times every rank agreed on
-// (max over ranks per call) decide which one keeps the class; when the cost model found a second
-// plan nearly as good (coll_cloudaware_trial_spread), that plan (the alternative) takes part too,
-// so a model that ranks two plans wrongly is corrected by measurement; and the other default's
-// algorithm for the call, run by the executor (the peer: tuned's when the previous module is not
-// tuned, han's two levels when it is; decide.hpp's peer_module), takes part as well: what the
-// user's other default would have run, whatever the model thinks of it. Also the trial book, the outcomes kept in the cache directory
-// next to the matrix so that the next job over the same nodes starts decided. Everything here is pure; the timing and the agreement are coll_cloudaware_trial.c's.
+// "Live trial"): the first blocking calls of a (communicator, collective, root, size class) run
+// the cloud-aware plan, then the previous module, each variant's calls in a row; the times every
+// rank agreed on (max over ranks per call) decide which one keeps the class; when the cost model
+// found a second plan nearly as good (coll_cloudaware_trial_spread), that plan (the alternative)
+// takes part too, so a model that ranks two plans wrongly is corrected by measurement; and the
+// other default's algorithm for the call, run by the executor (the peer: tuned's when the
+// previous module is not tuned, han's two levels when it is; decide.hpp's peer_module), takes
+// part as well: what the user's other default would have run, whatever the model thinks of it.
+// Also the trial book, the outcomes kept in the cache directory next to the matrix so that the
+// next job over the same nodes starts decided. Everything here is pure; the timing and the
+// agreement are coll_cloudaware_trial.c's.
 #ifndef CACORE_TRIAL_HPP
 #define CACORE_TRIAL_HPP
 
