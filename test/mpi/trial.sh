@@ -46,6 +46,19 @@ outcome_word() {   # "plan" or "previous", from rank 0's trial report
         "$TEST_LOG" | sed 's/previous module/previous/'
 }
 
+# coll_check --quick on NP ranks with one trial call per variant and ARGS: every result right,
+# and at least 5 trial reports matching "trial of .*PATTERN outcome: " (n is set to their count).
+check_with_trials() {
+    local np=$1 pattern=$2
+    shift 2
+    ca_mpirun "$np" "$@" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_min_gain 0 \
+        --mca coll_cloudaware_trial_calls 1 "$TEST_BUILDDIR/coll_check" --quick >/dev/null \
+        || fail "coll_check with trials failed"
+    expect_in_log "coll_check: $np ranks, .* 0 failures"
+    n=$(grep -c "trial of .*${pattern}outcome: " "$TEST_LOG")
+    [ "$n" -ge 5 ] || fail "coll_check completed only $n trials matching '$pattern'"
+}
+
 echo "--- 1. trial, outcome, cache (two variants: coll_cloudaware_trial_spread 0)"
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_cache_dir "$work/cache" \
     --mca coll_cloudaware_trial_spread 0 "${nopeer[@]}" "$prog" gather 16384 8 >/dev/null || fail "trial_check failed"
@@ -193,12 +206,7 @@ for k in 0 1 2; do
 done
 grep -q 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*; peer han two-level: .*outcome: ' "$TEST_LOG" \
     || fail "no trial report with han's peer"
-ca_mpirun 5 "${hanpeer[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_min_gain 0 \
-    --mca coll_cloudaware_trial_calls 1 "$TEST_BUILDDIR/coll_check" --quick >/dev/null \
-    || fail "coll_check with han's peer failed"
-expect_in_log "coll_check: 5 ranks, .* 0 failures"
-n=$(grep -c "trial of .*; peer han two-level: .*outcome: " "$TEST_LOG")
-[ "$n" -ge 5 ] || fail "coll_check completed only $n trials with han's peer"
+check_with_trials 5 "; peer han two-level: .*" "${hanpeer[@]}"
 echo "ok: han's peer ran in the trial (calls 7-9); coll_check right with it in $n trials"
 
 echo "--- 6. every collective, and coll_check, with trials (the peer included)"
@@ -209,12 +217,7 @@ expect_in_log "trial_check: $colls count=4096 reps=12 on 4 ranks: .* 0 failures"
 for coll in ${colls//,/ }; do
     expect_in_log "trial of $coll of 16384 bytes (root -\?[01]) on MPI_COMM_WORLD: .*outcome: "
 done
-ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_min_gain 0 \
-    --mca coll_cloudaware_trial_calls 1 "$TEST_BUILDDIR/coll_check" --quick >/dev/null \
-    || fail "coll_check with trials failed"
-expect_in_log "coll_check: 4 ranks, .* 0 failures"
-n=$(grep -c "trial of .*outcome: " "$TEST_LOG")
-[ "$n" -ge 5 ] || fail "coll_check completed only $n trials"
+check_with_trials 4 "" "${base[@]}"
 echo "ok: every collective right under trials; coll_check completed $n trials"
 
 echo "--- 7. short calls: coll_cloudaware_trial_time lengthens the trial"
