@@ -132,7 +132,7 @@ START_TEST(judge_three_variants)
 }
 END_TEST
 
-/* The peer (tuned's algorithm run by the executor, tried when the previous module is not tuned)
+/* The peer (the other default's algorithm run by the executor: tuned's, or han's under tuned)
  * wins only when it is the fastest and faster than the previous module by the margin. */
 START_TEST(judge_with_the_peer)
 {
