@@ -4,6 +4,7 @@
 // cloudaware_plan.cpp - the planner CLI: generate synthetic matrices, show the performance
 // hierarchy, and show plans with their predicted times next to baselines (docs/planner.md).
 #include "baselines.hpp"
+#include "bottleneck.hpp"
 #include "cool_plan.hpp"
 #include "cost_model.hpp"
 #include "decide.hpp"
@@ -311,6 +312,35 @@ void write_heatmap(const Matrix &m, const std::string &path)
     }
 }
 
+// The shared bottlenecks the cost model infers from the lone samples (docs/calibration.md,
+// "Shared bottlenecks").
+void show_bottlenecks(const Matrix &m)
+{
+    const Bottlenecks *b = m.bottlenecks();
+    if (b == nullptr) {
+        std::printf("shared bottlenecks: none inferred\n");
+        return;
+    }
+    std::printf("shared bottlenecks (%d groups; factor = lone / concurrent rate):\n", b->ngroups);
+    for (int g = 0; g < b->ngroups; ++g) {
+        std::printf("  group %d: nodes", g);
+        for (int k = 0; k < m.nodes(); ++k) {
+            if (b->group_of(k) == g) {
+                std::printf(" %d", k);
+            }
+        }
+        std::printf("\n");
+    }
+    for (int g = 0; g < b->ngroups; ++g) {
+        for (int h = 0; h < b->ngroups; ++h) {
+            if (b->capacity(g, h) > 0) {
+                std::printf("  %d -> %d: factor %.2f, capacity %s\n", g, h, b->factor_of(g, h),
+                            format_rate(b->capacity(g, h)).c_str());
+            }
+        }
+    }
+}
+
 int cmd_show(const Args &a)
 {
     if (!a.has("matrix")) {
@@ -438,6 +468,7 @@ int cmd_show(const Args &a)
                 std::printf("  %-24s %14s %14s %8.1f us\n", m.host(i).c_str(), cap(p.egress_Bps).c_str(),
                             cap(p.ingress_Bps).c_str(), p.overhead_s * 1e6);
             }
+            show_bottlenecks(m);
         } else {
             std::printf("node properties: none in this matrix (cloudaware-matrix 1): the cost model "
                         "takes one message at a time per node\n");

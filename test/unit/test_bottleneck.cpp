@@ -96,6 +96,66 @@ START_TEST(inferred_from_samples)
 }
 END_TEST
 
+// Three racks of unequal size, {0..5}, {6..9}, {10, 11}: 5 MB/s inside; across, the rates of
+// the rounds. Samples only for a -> c and c -> a (0.8 MB/s in the round, 2.5 alone) and b -> a
+// (1 MB/s, 3.75 alone): nothing measured b -> c alone.
+int rack3(int i) { return i < 6 ? 0 : i < 10 ? 1 : 2; }
+
+Matrix three_racks()
+{
+    const double across[3][3] = {{0, 1e6, 0.8e6}, {1e6, 0, 0.9e6}, {0.8e6, 0.9e6, 0}};
+    std::vector<std::string> h;
+    std::vector<double> lat, bw;
+    for (int i = 0; i < 12; ++i) {
+        h.push_back("n" + std::to_string(i));
+        for (int j = 0; j < 12; ++j) {
+            lat.push_back(i == j ? 0 : 1e-4);
+            bw.push_back(i == j ? 0 : rack3(i) == rack3(j) ? kIn : across[rack3(i)][rack3(j)]);
+        }
+    }
+    Matrix m(h, lat, bw);
+    std::vector<NodeProps> p(12);
+    for (int i = 0; i < 12; ++i) {
+        p[i].lone_Bps = rack3(i) == 1 ? 3.75e6 : 2.5e6;
+        p[i].shared_Bps = rack3(i) == 1 ? 1e6 : 0.8e6;
+    }
+    m.set_node_props(p);
+    return m;
+}
+
+START_TEST(racks_of_unequal_size)
+{
+    const Matrix m = three_racks();
+    const Bottlenecks *b = m.bottlenecks();
+    ck_assert_ptr_nonnull(b);
+    // The groups are the racks as clustered: the performance hierarchy's rebalancing (which
+    // moves nodes of the 6-node rack into the 2-node one's group) does not apply.
+    ck_assert_int_eq(b->ngroups, 3);
+    for (int i = 0; i < 12; ++i) {
+        for (int j = 0; j < 12; ++j) {
+            ck_assert_int_eq(b->group_of(i) == b->group_of(j), rack3(i) == rack3(j));
+        }
+    }
+    const int a = b->group_of(0), bb = b->group_of(6), c = b->group_of(10);
+    ck_assert_double_eq_tol(b->factor_of(a, c), 2.5 / 0.8, 1e-9);
+    ck_assert_double_eq(b->capacity(a, c), 2.5e6);
+    // b -> c has no sample: those leaving b (factor 3.75, 3.75 MB/s alone) and entering c
+    // (3.125, 2.5 MB/s): the median factor of the ten, and the lesser of the two bounds.
+    ck_assert_double_eq_tol(b->factor_of(bb, c), 2.5 / 0.8, 1e-9);
+    ck_assert_double_eq(b->capacity(bb, c), 2.5e6);
+    ck_assert_double_eq_tol(b->lone_rate(m, 6, 10), 2.5e6, 1e-6);   // 0.9 x 3.125 > 2.5
+    // One transfer b -> c of 2.5 MB: 1 s alone, not the 2.8 s of its round's rate.
+    PlanBuilder pb(CACORE_COLL_BCAST, 0, 12, 1);
+    pb.transfer(6, 0, 0, 10, 0, 0, 1, 0, 1);
+    const Plan p = pb.finish(2.5e6, CACORE_ALGO_COOL, "test");
+    std::vector<int> rank_node(12);
+    for (int i = 0; i < 12; ++i) {
+        rank_node[i] = i;
+    }
+    ck_assert_double_eq_tol(predict(p, m, rank_node, CostParams()), 1.0, 0.01);
+}
+END_TEST
+
 START_TEST(none_without_evidence)
 {
     Matrix m = racks();
@@ -148,6 +208,7 @@ int main(void)
     Suite *s = suite_create("bottleneck");
     TCase *tc = tcase_create("bottleneck");
     tcase_add_test(tc, inferred_from_samples);
+    tcase_add_test(tc, racks_of_unequal_size);
     tcase_add_test(tc, none_without_evidence);
     tcase_add_test(tc, bad_samples_refused);
     tcase_add_test(tc, flow_model_prices_the_bottleneck);

@@ -32,13 +32,16 @@ Bottlenecks infer_bottlenecks(const Matrix &m)
     if (!any) {
         return {};
     }
-    // The groups: one level below the top of the performance hierarchy (at 1 MiB, the default
-    // parameters). Flat (nodes, then everything): nothing is shared between groups.
-    const Hierarchy h = build_hierarchy(m, 1 << 20, HierParams{});
+    // The groups: the finest groups of the performance hierarchy at 1 MiB as clustered, without
+    // the rebalancing to equal spans that suits plans (it moves nodes of a large rack into a
+    // small rack's group). Flat (nodes, then everything): nothing is shared between groups.
+    HierParams hp;
+    hp.t_span = -1;
+    const Hierarchy h = build_hierarchy(m, 1 << 20, hp);
     if (h.levels() < 3) {
         return {};
     }
-    const int level = h.levels() - 2, ng = static_cast<int>(h.level(level).size());
+    const int level = 1, ng = static_cast<int>(h.level(level).size());
     if (ng < 2) {
         return {};
     }
@@ -72,20 +75,48 @@ Bottlenecks infer_bottlenecks(const Matrix &m)
     }
     b.factor.assign(f.size(), 1.0);
     b.capacity_Bps.assign(f.size(), 0.0);
-    bool shared = false;
-    for (size_t at = 0; at < f.size(); ++at) {
-        if (f[at].empty()) {
-            continue;
-        }
-        std::vector<double> v = f[at];
+    auto median = [](std::vector<double> v) {
         std::sort(v.begin(), v.end());
         const size_t s = v.size();
-        const double med = s % 2 ? v[s / 2] : 0.5 * (v[s / 2 - 1] + v[s / 2]);
-        if (med >= kSharedRatio) {
-            b.factor[at] = med;
-            // At least what one flow got alone: a lower bound of the shared link.
-            b.capacity_Bps[at] = *std::max_element(lone[at].begin(), lone[at].end());
-            shared = true;
+        return s % 2 ? v[s / 2] : 0.5 * (v[s / 2 - 1] + v[s / 2]);
+    };
+    auto most = [](const std::vector<double> &v) { return *std::max_element(v.begin(), v.end()); };
+    bool shared = false;
+    for (int g = 0; g < ng; ++g) {
+        for (int hh = 0; hh < ng; ++hh) {
+            const size_t at = static_cast<size_t>(g) * ng + hh;
+            if (g == hh) {
+                continue;
+            }
+            double factor = 0, capacity = 0;
+            if (!f[at].empty()) {
+                factor = median(f[at]);
+                // At least what one flow got alone: a lower bound of the shared link.
+                capacity = most(lone[at]);
+            } else {
+                // No sample of this pair of groups: those leaving g (their lone rates are lower
+                // bounds of g's way out) and those entering hh (of hh's way in); the lesser bound.
+                std::vector<double> pool, out, in;
+                for (int x = 0; x < ng; ++x) {
+                    const size_t gx = static_cast<size_t>(g) * ng + x;
+                    const size_t xh = static_cast<size_t>(x) * ng + hh;
+                    pool.insert(pool.end(), f[gx].begin(), f[gx].end());
+                    pool.insert(pool.end(), f[xh].begin(), f[xh].end());
+                    out.insert(out.end(), lone[gx].begin(), lone[gx].end());
+                    in.insert(in.end(), lone[xh].begin(), lone[xh].end());
+                }
+                if (pool.empty()) {
+                    continue;   // nothing known: the pairs keep their measured rates
+                }
+                factor = median(pool);
+                capacity = out.empty() ? most(in)
+                           : in.empty() ? most(out) : std::min(most(out), most(in));
+            }
+            if (factor >= kSharedRatio) {
+                b.factor[at] = factor;
+                b.capacity_Bps[at] = capacity;
+                shared = true;
+            }
         }
     }
     return shared ? b : Bottlenecks{};

@@ -7,10 +7,11 @@
 // so a pair behind a shared link gets its fair share of that link, not the rate it has alone.
 // Every node also measures its slowest peer alone once (NodeProps::lone_Bps, with the concurrent
 // rate of the same pair, NodeProps::shared_Bps). Grouping the nodes as the performance hierarchy
-// does (the groups one level below the top), a group pair whose samples ran clearly faster alone
-// than in their rounds (median factor >= kSharedRatio) shares a capacity: the flow model then
-// lets each of its pairs run `factor` times its measured rate, capped by the capacity, and makes
-// every flow between the two groups share that capacity (cost_model.hpp).
+// clusters them (its finest groups, not rebalanced), a group pair whose samples ran clearly faster
+// alone than in their rounds (median factor >= kSharedRatio) shares a capacity: the flow model
+// then lets each of its pairs run `factor` times its measured rate, capped by the capacity, and
+// makes every flow between the two groups share that capacity (cost_model.hpp). A group pair
+// without samples pools those leaving its sending group and entering its receiving one.
 #ifndef CACORE_BOTTLENECK_HPP
 #define CACORE_BOTTLENECK_HPP
 
