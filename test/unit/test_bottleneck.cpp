@@ -70,32 +70,6 @@ double predicted(const Matrix &m, const Plan &p)
     return predict(p, m, rank_node, CostParams());
 }
 
-}  // namespace
-
-START_TEST(inferred_from_samples)
-{
-    Matrix m = racks();
-    m.set_node_props(samples(5e6));
-    const Bottlenecks *b = m.bottlenecks();
-    ck_assert_ptr_nonnull(b);
-    ck_assert_int_eq(b->ngroups, 2);
-    ck_assert_int_ne(b->group_of(0), b->group_of(4));
-    ck_assert_int_eq(b->group_of(0), b->group_of(3));
-    const int g = b->group_of(0), h = b->group_of(4);
-    ck_assert_double_eq_tol(b->factor_of(g, h), 5.0, 1e-12);
-    ck_assert_double_eq(b->capacity(g, h), 5e6);
-    ck_assert_double_eq(b->factor_of(g, g), 1.0);
-    ck_assert_double_eq_tol(b->lone_rate(m, 0, 5), 5e6, 1e-6);
-    ck_assert_double_eq(b->lone_rate(m, 0, 1), kIn);   // inside a rack: as measured
-    // A sub-matrix infers again from its own nodes.
-    Matrix s = m.sub({0, 1, 4, 5});
-    ck_assert_ptr_nonnull(s.bottlenecks());
-    // Copies share the inference.
-    Matrix c = m;
-    ck_assert_ptr_eq(c.bottlenecks(), m.bottlenecks());
-}
-END_TEST
-
 // Three racks of unequal size, {0..5}, {6..9}, {10, 11}: 5 MB/s inside; across, the rates of
 // the rounds. Samples only for a -> c and c -> a (0.8 MB/s in the round, 2.5 alone) and b -> a
 // (1 MB/s, 3.75 alone): nothing measured b -> c alone.
@@ -122,6 +96,32 @@ Matrix three_racks()
     m.set_node_props(p);
     return m;
 }
+
+}  // namespace
+
+START_TEST(inferred_from_samples)
+{
+    Matrix m = racks();
+    m.set_node_props(samples(5e6));
+    const Bottlenecks *b = m.bottlenecks();
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(b->ngroups, 2);
+    ck_assert_int_ne(b->group_of(0), b->group_of(4));
+    ck_assert_int_eq(b->group_of(0), b->group_of(3));
+    const int g = b->group_of(0), h = b->group_of(4);
+    ck_assert_double_eq_tol(b->factor_of(g, h), 5.0, 1e-12);
+    ck_assert_double_eq(b->capacity(g, h), 5e6);
+    ck_assert_double_eq(b->factor_of(g, g), 1.0);
+    ck_assert_double_eq_tol(b->lone_rate(m, 0, 5), 5e6, 1e-6);
+    ck_assert_double_eq(b->lone_rate(m, 0, 1), kIn);   // inside a rack: as measured
+    // A sub-matrix infers again from its own nodes.
+    Matrix s = m.sub({0, 1, 4, 5});
+    ck_assert_ptr_nonnull(s.bottlenecks());
+    // Copies share the inference.
+    Matrix c = m;
+    ck_assert_ptr_eq(c.bottlenecks(), m.bottlenecks());
+}
+END_TEST
 
 START_TEST(racks_of_unequal_size)
 {
