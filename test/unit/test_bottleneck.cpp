@@ -61,10 +61,11 @@ Plan across(int pairs, double bytes)
     return b.finish(bytes, CACORE_ALGO_COOL, "test");
 }
 
+// One rank per node: rank i on node i.
 double predicted(const Matrix &m, const Plan &p)
 {
-    std::vector<int> rank_node(8);
-    for (int i = 0; i < 8; ++i) {
+    std::vector<int> rank_node(static_cast<size_t>(p.nranks));
+    for (int i = 0; i < p.nranks; ++i) {
         rank_node[i] = i;
     }
     return predict(p, m, rank_node, CostParams());
@@ -147,12 +148,7 @@ START_TEST(racks_of_unequal_size)
     // One transfer b -> c of 2.5 MB: 1 s alone, not the 2.8 s of its round's rate.
     PlanBuilder pb(CACORE_COLL_BCAST, 0, 12, 1);
     pb.transfer(6, 0, 0, 10, 0, 0, 1, 0, 1);
-    const Plan p = pb.finish(2.5e6, CACORE_ALGO_COOL, "test");
-    std::vector<int> rank_node(12);
-    for (int i = 0; i < 12; ++i) {
-        rank_node[i] = i;
-    }
-    ck_assert_double_eq_tol(predict(p, m, rank_node, CostParams()), 1.0, 0.01);
+    ck_assert_double_eq_tol(predicted(m, pb.finish(2.5e6, CACORE_ALGO_COOL, "test")), 1.0, 0.01);
 }
 END_TEST
 

@@ -5,6 +5,7 @@
 #include "bottleneck.hpp"
 
 #include "hierarchy.hpp"
+#include "median.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -75,11 +76,6 @@ Bottlenecks infer_bottlenecks(const Matrix &m)
     }
     b.factor.assign(f.size(), 1.0);
     b.capacity_Bps.assign(f.size(), 0.0);
-    auto median = [](std::vector<double> v) {
-        std::sort(v.begin(), v.end());
-        const size_t s = v.size();
-        return s % 2 ? v[s / 2] : 0.5 * (v[s / 2 - 1] + v[s / 2]);
-    };
     auto most = [](const std::vector<double> &v) { return *std::max_element(v.begin(), v.end()); };
     bool shared = false;
     for (int g = 0; g < ng; ++g) {

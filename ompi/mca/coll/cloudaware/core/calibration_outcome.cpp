@@ -5,6 +5,7 @@
 #include "calibration_outcome.hpp"
 
 #include "escape.hpp"
+#include "median.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -79,12 +80,6 @@ std::string measure_cause(const cacore_calib_inputs_t &in, const cacore_calib_re
                       budget_text(in).c_str(), host(in, worst).c_str(), in.leaders[worst]);
     }
     return format("the time budget (%s) ran out", budget_text(in).c_str());
-}
-
-double median_of_sorted(const std::vector<double> &v)
-{
-    const size_t k = v.size();
-    return (k % 2) ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
 }  // namespace
@@ -222,10 +217,10 @@ cacore_calib_summary_t summarize(int n, const double *latency_s, const double *b
     std::sort(lat.begin(), lat.end());
     std::sort(bw.begin(), bw.end());
     s.latency_min_s = lat.front();
-    s.latency_median_s = median_of_sorted(lat);
+    s.latency_median_s = median(lat);
     s.latency_max_s = lat.back();
     s.bandwidth_min_Bps = bw.front();
-    s.bandwidth_median_Bps = median_of_sorted(bw);
+    s.bandwidth_median_Bps = median(bw);
     s.bandwidth_max_Bps = bw.back();
     return s;
 }

@@ -5,22 +5,13 @@
 #include "drift.hpp"
 
 #include "error.hpp"
+#include "median.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
 namespace cacore {
-namespace {
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-}  // namespace
 
 void drift_check_params(const cacore_drift_params_t &p)
 {

@@ -8,6 +8,7 @@
 #include "escape.hpp"
 #include "file_text.hpp"
 #include "line_reader.hpp"
+#include "median.hpp"
 #include "names.hpp"
 #include "units.hpp"
 
@@ -553,15 +554,6 @@ int host_index(const Matrix &m, const std::string &host)
     const auto &h = m.hosts();
     auto it = std::find(h.begin(), h.end(), host);
     return it == h.end() ? -1 : static_cast<int>(it - h.begin());
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty()) {
-        return 0;
-    }
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
 // One call's traffic over one link (kBulkLinkBytes or more).

@@ -6,6 +6,7 @@
 
 #include "error.hpp"
 #include "line_reader.hpp"
+#include "median.hpp"
 #include "names.hpp"
 
 #include <algorithm>
@@ -19,13 +20,6 @@ namespace {
 
 constexpr std::string_view kMagic = "cloudaware-trials";
 constexpr int kVersion = 3;
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 int parse_int(const LineReader &rd, std::string_view tok, int lo, int hi, const char *what)
 {
@@ -110,8 +104,8 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int with, d
     r.plan_s = median(of[CACORE_TRIAL_RUN_PLAN]);
     r.previous_s = median(of[CACORE_TRIAL_RUN_PREVIOUS]);
     const auto &alt = of[CACORE_TRIAL_RUN_ALTERNATIVE], &peer = of[CACORE_TRIAL_RUN_PEER];
-    r.alternative_s = alt.empty() ? 0.0 : median(alt);
-    r.peer_s = peer.empty() ? 0.0 : median(peer);
+    r.alternative_s = median(alt);   // 0: none tried
+    r.peer_s = median(peer);
     // The fastest of the plan, the alternative and the peer; the earlier one on equal medians.
     cacore_trial_t fastest = CACORE_TRIAL_PLAN;
     double best = r.plan_s;
