@@ -60,6 +60,7 @@ std::string usage()
            "                       [--previous PREV] [--min-gain X] [--large-message BYTES]\n"
            "                       [--slots N] [--rules FILE] [--trial TRIAL] [--noncommutative]\n"
            "                       [--trial-spread X] [--trial-peer on|off] [--relay on|off]\n"
+           "                       [--duplex BYTES]\n"
            "  cloudaware-plan trace DIR [DIR2] [--matrix FILE] [--format text|json] [--hints]\n"
            "                        [--calls N] [--svg-timeline FILE.svg] [--svg-call N]\n"
            "                        [--svg-links FILE.svg]\n"
@@ -586,6 +587,13 @@ int cmd_plan(const Args &a)
         // messages a node sends and receives at once in the cost model (0 = unlimited,
         // -1 = measured: the flow model with the matrix's node properties, the default)
         pp.cost.node_send_slots = pp.cost.node_recv_slots = static_cast<int>(parse_int(a.get("slots"), "slots"));
+    }
+    if (a.has("duplex")) {   // as coll_cloudaware_model_duplex: -1 = none, 0 = every message
+        const long d = parse_int(a.get("duplex"), "duplex");
+        if (d < -1) {
+            usage_error("--duplex must be -1 (none), 0 (every message) or a byte count");
+        }
+        pp.cost.duplex_above_bytes = static_cast<double>(d);
     }
     if (a.has("segment")) {
         pp.segment_bytes = parse_bytes(a.get("segment"), "segment");

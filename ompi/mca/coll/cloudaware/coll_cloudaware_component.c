@@ -84,6 +84,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .k = 4.0,
     .t_span = 1,
     .model_slots = -1,
+    .model_duplex = 65536,
     .trial_calls = 3,
     .trial_margin = 0.05,
     .trial_time = 0.05,
@@ -350,6 +351,12 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  "version 1) counts as 1. Overrides: 1 = a NIC-bound host; 0 = any number (pairs "
                  "are independent pipes, like the lab's).",
                  OPAL_INFO_LVL_6, &c->model_slots);
+    register_int("model_duplex",
+                 "Cost model: messages between two ranks larger than this many bytes take turns "
+                 "with the other direction's (a two-way exchange of them costs the sum of both "
+                 "directions); smaller ones overlap. Default 65536, the TCP BTL's eager limit "
+                 "(docs/cost-model.md, \"Two-way traffic\"); 0 = every message; -1 = none.",
+                 OPAL_INFO_LVL_6, &c->model_duplex);
     register_int("trial_calls",
                  "Live trial: the first blocking calls of each collective, root and size class "
                  "on a communicator run the cloud-aware plan, the previous module, "
@@ -503,6 +510,11 @@ static int cloudaware_open(void)
     if (!(c->k > 1.0)) {
         opal_output(0, "coll:cloudaware: coll_cloudaware_k=%g is invalid (> 1); using 4", c->k);
         c->k = 4.0;
+    }
+    if (c->model_duplex < -1) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_model_duplex=%d is invalid; using 65536",
+                    c->model_duplex);
+        c->model_duplex = 65536;
     }
     if (c->model_slots < -1) {
         opal_output(0, "coll:cloudaware: coll_cloudaware_model_slots=%d is invalid; using -1 "

@@ -152,6 +152,7 @@ static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matri
     in.params.hier.k = c->k;
     in.params.hier.t_span = c->t_span;
     in.params.cost.node_send_slots = in.params.cost.node_recv_slots = c->model_slots;
+    in.params.cost.duplex_above_bytes = c->model_duplex;
     in.params.algo = c->algorithm;
     for (int l = 0; l < CACORE_PLAN_LEVELS; l++) {
         in.params.pattern[l] = c->pattern[l];

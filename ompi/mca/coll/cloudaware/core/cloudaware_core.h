@@ -192,7 +192,9 @@ typedef struct {
                                  the flow model with the matrix's node capacities and overheads
                                  (docs/cost-model.md), 1 when the matrix has none */
     int node_recv_slots;      /* messages a node receives at once; -1 as above */
-    int duplex_serialize;     /* 1: A->B and B->A between two ranks take turns (TCP BTL); default 1 */
+    double duplex_above_bytes; /* messages between two ranks larger than this take turns with
+                                  the other direction (and each other); -1 = none, 0 = all;
+                                  default 65536, the TCP BTL's eager limit (docs/cost-model.md) */
 } cacore_cost_params_t;
 
 void cacore_cost_params_default(cacore_cost_params_t *p);

@@ -27,10 +27,11 @@ CostParams CostParams::from_c(const cacore_cost_params_t &c)
     p.intra_Bps = c.intra_Bps;
     p.node_send_slots = c.node_send_slots;
     p.node_recv_slots = c.node_recv_slots;
-    p.duplex_serialize = c.duplex_serialize != 0;
+    p.duplex_above_bytes = c.duplex_above_bytes;
     if (!(p.reduce_Bps > 0) || !(p.copy_Bps > 0) || !(p.intra_Bps > 0) || !(p.intra_latency_s >= 0) ||
-        !std::isfinite(p.intra_latency_s) || p.node_send_slots < -1 || p.node_recv_slots < -1) {
-        fail_arg("cost parameters: speeds must be > 0, latency >= 0, slots >= -1");
+        !std::isfinite(p.intra_latency_s) || p.node_send_slots < -1 || p.node_recv_slots < -1 ||
+        !(p.duplex_above_bytes >= -1) || !std::isfinite(p.duplex_above_bytes)) {
+        fail_arg("cost parameters: speeds must be > 0, latency >= 0, slots >= -1, duplex >= -1");
     }
     return p;
 }
@@ -44,7 +45,7 @@ cacore_cost_params_t CostParams::to_c() const
     c.intra_Bps = intra_Bps;
     c.node_send_slots = node_send_slots;
     c.node_recv_slots = node_recv_slots;
-    c.duplex_serialize = duplex_serialize ? 1 : 0;
+    c.duplex_above_bytes = duplex_above_bytes;
     return c;
 }
 
@@ -191,6 +192,10 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         sendp[i].free_at.assign(c.node_send_slots < 0 ? 1 : c.node_send_slots, 0.0);
         recvp[i].free_at.assign(c.node_recv_slots < 0 ? 1 : c.node_recv_slots, 0.0);
     }
+    // Messages that take turns with the other direction on their rank pair's connection.
+    const auto takes_turns = [&c](double bytes) {
+        return c.duplex_above_bytes >= 0 && bytes > c.duplex_above_bytes;
+    };
     std::unordered_map<long long, double> conn;  // unordered rank pair -> free time
     // Directed node pair -> free time. The pair's rate B[a][b] is that of one pipe: messages of
     // several ranks of a node to ranks of another node share it, whatever the port slots say.
@@ -297,7 +302,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             double t;
             long seq;
             int from, to;
-            long long ck;
+            long long ck;   // connection the message holds (it takes turns), else -1
             bool operator>(const Done &o) const { return std::tie(t, seq) > std::tie(o.t, o.seq); }
         };
         std::priority_queue<Done, std::vector<Done>, std::greater<Done>> done;
@@ -309,8 +314,9 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         // Starts a message at time at; true when it joined the flows (rates to re-share).
         auto begin = [&](const Transfer &t, double at) {
             const int a = rank_node[t.from], b = rank_node[t.to];
-            const long long ck = key(std::min(t.from, t.to), std::max(t.from, t.to));
-            if (c.duplex_serialize) {
+            long long ck = -1;
+            if (takes_turns(t.bytes)) {
+                ck = key(std::min(t.from, t.to), std::max(t.from, t.to));
                 busy[ck] = true;
             }
             if (a == b) {
@@ -358,7 +364,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             if (t_done <= t_ready) {
                 const Done d = done.top();
                 done.pop();
-                if (c.duplex_serialize) {
+                if (d.ck >= 0) {
                     busy[d.ck] = false;
                     auto w = waiting.find(d.ck);
                     if (w != waiting.end() && !w->second.empty()) {
@@ -372,7 +378,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                 const Transfer tr = ready.top();
                 ready.pop();
                 const long long ck = key(std::min(tr.from, tr.to), std::max(tr.from, tr.to));
-                if (c.duplex_serialize && busy[ck]) {
+                if (takes_turns(tr.bytes) && busy[ck]) {
                     waiting[ck].push_back(tr);
                 } else {
                     reshare = begin(tr, now);
@@ -399,7 +405,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             dur = m.latency(a, b) + t.bytes / m.bandwidth(a, b);
         }
         const long long ck = key(std::min(t.from, t.to), std::max(t.from, t.to));
-        if (c.duplex_serialize) {
+        if (takes_turns(t.bytes)) {
             auto it = conn.find(ck);
             if (it != conn.end()) {
                 start = std::max(start, it->second);
@@ -411,7 +417,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             recvp[b].occupy(end);
             link[static_cast<long long>(a) * m.nodes() + b] = end;
         }
-        if (c.duplex_serialize) {
+        if (takes_turns(t.bytes)) {
             conn[ck] = end;
         }
         complete_one(t.from, end);
