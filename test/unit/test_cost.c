@@ -83,7 +83,7 @@ static double two_bw(int i, int j, void *ctx)
 }
 
 /* Two ranks on two nodes: an allreduce by exchange (recursive doubling) moves 1 MB each way.
- * Messages above duplex_above_bytes (coll_cloudaware_model_duplex; default 64 KiB) take turns
+ * Messages above duplex_above_bytes (coll_cloudaware_model_duplex; default 0, all) take turns
  * with the other direction: the exchange costs the sum of both directions. Below it, or with
  * -1, the two directions overlap. */
 START_TEST(two_way_exchange_costs_the_sum)
@@ -92,7 +92,7 @@ START_TEST(two_way_exchange_costs_the_sum)
     int rank_node[2] = {0, 1};
     cacore_plan_params_t pp;
     cacore_plan_params_default(&pp);
-    ck_assert_double_eq(pp.cost.duplex_above_bytes, 65536);
+    ck_assert_double_eq(pp.cost.duplex_above_bytes, 0);
     pp.algo = CACORE_ALGO_COOL;
     pp.pattern[0] = pp.pattern[1] = pp.pattern[2] = CACORE_PAT_RECDBL;
     pp.cost.reduce_Bps = 1e15;

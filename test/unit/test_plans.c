@@ -255,6 +255,58 @@ START_TEST(rail_plan_shape)
 }
 END_TEST
 
+/* 4 nodes in one group, 0 -> 1 and 2 -> 0 faster than the other pairs: a chain ordered for the
+ * broadcast alone starts 0 -> 1, one ordered for the reduce alone ends 2 -> 0, and the two would
+ * send both halves the same way over 1 -> 2. */
+static double skew_bw(int i, int j, void *ctx)
+{
+    (void) ctx;
+    return ((i == 0 && j == 1) || (i == 2 && j == 0)) ? 1.5e8 : 1e8;
+}
+
+/* A chain allreduce broadcasts down its reduce's chain: every pair that carries data carries it
+ * both ways, once each (the two halves overlap on full-duplex links, docs/model.md). */
+START_TEST(allreduce_chain_halves_run_opposite_ways)
+{
+    cacore_matrix_t *m = tu_matrix(4, rack_lat, skew_bw, &(int){4});
+    int rank_node[4] = {0, 1, 2, 3};
+    cacore_plan_params_t pp;
+    cacore_plan_params_default(&pp);
+    pp.algo = CACORE_ALGO_COOL;
+    for (int l = 0; l < CACORE_PLAN_LEVELS; ++l) {
+        pp.pattern[l] = CACORE_PAT_CHAIN;
+    }
+    pp.segment_bytes = 1 << 16;
+    cacore_plan_t *p = NULL;
+    char err[256];
+    ck_assert_msg(cacore_plan_build(m, 4, rank_node, CACORE_COLL_ALLREDUCE, 0, 1 << 20, 1 << 18,
+                                    &pp, &p, err, sizeof err) == CACORE_OK, "%s", err);
+    ck_assert_ptr_nonnull(strstr(cacore_plan_describe(p), "chain"));
+    int sent[4][4] = {{0}};
+    for (int r = 0; r < 4; ++r) {
+        for (int i = 0; i < cacore_plan_nsteps(p, r); ++i) {
+            const cacore_step_t *st = &cacore_plan_steps(p, r)[i];
+            if (st->kind == CACORE_STEP_SEND) {
+                sent[r][st->peer] += st->nblocks;
+            }
+        }
+    }
+    int pairs = 0;
+    for (int a = 0; a < 4; ++a) {
+        for (int b = 0; b < 4; ++b) {
+            ck_assert_msg(sent[a][b] <= cacore_plan_nblocks(p), "%d -> %d carries %d of %d blocks",
+                          a, b, sent[a][b], cacore_plan_nblocks(p));
+            ck_assert_msg((sent[a][b] > 0) == (sent[b][a] > 0), "%d -> %d: %d blocks, back %d", a,
+                          b, sent[a][b], sent[b][a]);
+            pairs += sent[a][b] > 0;
+        }
+    }
+    ck_assert_int_eq(pairs, 6);   /* 3 pairs of the chain, both ways */
+    cacore_plan_free(p);
+    cacore_matrix_free(m);
+}
+END_TEST
+
 /* Reductions: the plan says whether it keeps rank order; binomial over consecutive ranks does. */
 START_TEST(order_preservation_is_reported)
 {
@@ -334,6 +386,7 @@ int main(void)
     tcase_add_test(tc, forced_patterns_complete);
     tcase_add_test(tc, rail_plans_complete);
     tcase_add_test(tc, rail_plan_shape);
+    tcase_add_test(tc, allreduce_chain_halves_run_opposite_ways);
     tcase_add_test(tc, order_preservation_is_reported);
     tcase_add_test(tc, bad_inputs_are_errors);
     suite_add_tcase(s, tc);

@@ -84,7 +84,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .k = 4.0,
     .t_span = 1,
     .model_slots = -1,
-    .model_duplex = 65536,
+    .model_duplex = 0,
     .trial_calls = 3,
     .trial_margin = 0.05,
     .trial_time = 0.05,
@@ -354,8 +354,9 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
     register_int("model_duplex",
                  "Cost model: messages between two ranks larger than this many bytes take turns "
                  "with the other direction's (a two-way exchange of them costs the sum of both "
-                 "directions); smaller ones overlap. Default 65536, the TCP BTL's eager limit "
-                 "(docs/cost-model.md, \"Two-way traffic\"); 0 = every message; -1 = none.",
+                 "directions); smaller ones overlap. Default 0: every message; -1 = none; "
+                 "65536 (the TCP BTL's eager limit) lets pipelines' segments overlap "
+                 "(docs/cost-model.md, \"Two-way traffic\").",
                  OPAL_INFO_LVL_6, &c->model_duplex);
     register_int("trial_calls",
                  "Live trial: the first blocking calls of each collective, root and size class "
@@ -512,9 +513,9 @@ static int cloudaware_open(void)
         c->k = 4.0;
     }
     if (c->model_duplex < -1) {
-        opal_output(0, "coll:cloudaware: coll_cloudaware_model_duplex=%d is invalid; using 65536",
+        opal_output(0, "coll:cloudaware: coll_cloudaware_model_duplex=%d is invalid; using 0",
                     c->model_duplex);
-        c->model_duplex = 65536;
+        c->model_duplex = 0;
     }
     if (c->model_slots < -1) {
         opal_output(0, "coll:cloudaware: coll_cloudaware_model_slots=%d is invalid; using -1 "

@@ -193,8 +193,8 @@ typedef struct {
                                  (docs/cost-model.md), 1 when the matrix has none */
     int node_recv_slots;      /* messages a node receives at once; -1 as above */
     double duplex_above_bytes; /* messages between two ranks larger than this take turns with
-                                  the other direction (and each other); -1 = none, 0 = all;
-                                  default 65536, the TCP BTL's eager limit (docs/cost-model.md) */
+                                  the other direction (and each other); -1 = none; default 0:
+                                  all (docs/cost-model.md, "Two-way traffic") */
 } cacore_cost_params_t;
 
 void cacore_cost_params_default(cacore_cost_params_t *p);

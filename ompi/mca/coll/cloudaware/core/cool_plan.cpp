@@ -252,6 +252,12 @@ Plan build_cool(const PlanInput &in, const Layout &lay, const Patterns &pat, int
             any_pipe |= pipelined(pat_of(l)) && c != CACORE_COLL_GATHER && c != CACORE_COLL_ALLGATHER;
         }
         if (all) {
+            // The broadcast half of a chain runs down the reduce half's order, so that the two
+            // halves of every pair run in opposite directions at once (docs/model.md); a chain
+            // ordered for each half alone may send both halves the same way over some pairs.
+            auto ordered_back = [&](const std::vector<int> &g, int p) {
+                return ordered(g, p, p != CACORE_PAT_CHAIN);
+            };
             const int tp = pat_of(top);
             const auto &g = ph[top].groups[0];
             const LevelFn lv = const_level(top);
@@ -274,12 +280,12 @@ Plan build_cool(const PlanInput &in, const Layout &lay, const Patterns &pat, int
                 e.allgather_recdbl(g, lv);
             } else {
                 emit_up(e, c, tp, ordered(g, tp, false), lv, nsegs);
-                emit_down(e, CACORE_COLL_BCAST, tp, ordered(g, tp, true), {}, lv, nsegs);
+                emit_down(e, CACORE_COLL_BCAST, tp, ordered_back(g, tp), {}, lv, nsegs);
                 any_pipe |= pipelined(tp);
             }
             for (int l = top - 1; l >= 0; --l) {
                 for (const auto &gg : ph[l].groups) {
-                    emit_down(e, CACORE_COLL_BCAST, pat_of(l), ordered(gg, pat_of(l), true), {},
+                    emit_down(e, CACORE_COLL_BCAST, pat_of(l), ordered_back(gg, pat_of(l)), {},
                               const_level(l), nsegs);
                 }
                 any_pipe |= pipelined(pat_of(l));

@@ -20,7 +20,7 @@ struct CostParams {
     double intra_Bps = 4e9;
     int node_send_slots = -1;    // 0 = unlimited; -1 = measured (flow model, see predict)
     int node_recv_slots = -1;
-    double duplex_above_bytes = 65536;   // coll_cloudaware_model_duplex; -1 = never
+    double duplex_above_bytes = 0;   // coll_cloudaware_model_duplex; -1 = never
 
     static CostParams from_c(const cacore_cost_params_t &c);
     cacore_cost_params_t to_c() const;
