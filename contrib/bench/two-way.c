@@ -94,7 +94,9 @@ int main(int argc, char **argv)
             char *list = strdup(argv[i + 1]);
 
             nsizes = 0;
-            for (char *tok = strtok(list, ","); tok && nsizes < MAX_SIZES; tok = strtok(NULL, ",")) {
+            char *tok = strtok(list, ",");
+
+            for (; NULL != tok && nsizes < MAX_SIZES; tok = strtok(NULL, ",")) {
                 sizes[nsizes++] = parse_bytes(tok);
             }
             free(list);

@@ -103,13 +103,17 @@ if "$P" plan --matrix "$T/cloud8.txt" --op scatter --size 1MiB --relay maybe 2>/
 # one direction with -1 (none)
 pred() {
     "$P" plan --matrix "$T/cloud8.txt" --rank-nodes 0,1 --op allreduce --root 0 --size 1MiB \
-        --algo cool --pattern recdbl,recdbl,recdbl "$@" | awk '/^predicted/ { print $2 * ($3 == "s" ? 1000 : 1) }'
+        --algo cool --pattern recdbl,recdbl,recdbl "$@" |
+        awk '/^predicted/ { print $2 * ($3 == "s" ? 1000 : 1) }'
 }
 def=$(pred) above=$(pred --duplex 65536) none=$(pred --duplex -1)
-[ -n "$def" ] && [ "$def" = "$above" ] && awk -v a="$def" -v b="$none" 'BEGIN { exit !(a > 1.8 * b && a < 2.2 * b) }' \
-    || fail "--duplex: default $def ms, 65536 $above ms, -1 $none ms"
+[ -n "$def" ] && [ "$def" = "$above" ] &&
+    awk -v a="$def" -v b="$none" 'BEGIN { exit !(a > 1.8 * b && a < 2.2 * b) }' ||
+    fail "--duplex: default $def ms, 65536 $above ms, -1 $none ms"
 for bad in maybe -2; do
-    if "$P" plan --matrix "$T/cloud8.txt" --op allreduce --size 1MiB --duplex "$bad" 2>/dev/null; then fail "--duplex $bad accepted"; fi
+    if "$P" plan --matrix "$T/cloud8.txt" --op allreduce --size 1MiB --duplex "$bad" 2>/dev/null; then
+        fail "--duplex $bad accepted"
+    fi
 done
 
 # errors: one line naming file and line; usage errors exit 2
