@@ -37,6 +37,12 @@ static long parse_bytes(const char *s)
     return v;
 }
 
+/* Bytes per message when `bytes` go in messages of at most `seg` (0: one message). */
+static long segment_of(long bytes, long seg)
+{
+    return seg > 0 && seg < bytes ? seg : bytes;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *) a, y = *(const double *) b;
@@ -129,7 +135,7 @@ int main(int argc, char **argv)
     int partner = (rank ^ d) < n ? rank ^ d : -1;
     long maxmsg = 0;
     for (int s = 0; s < nsizes; s++) {
-        long g = seg > 0 && seg < sizes[s] ? seg : sizes[s], m = (sizes[s] + g - 1) / g;
+        long g = segment_of(sizes[s], seg), m = (sizes[s] + g - 1) / g;
         maxmsg = m > maxmsg ? m : maxmsg;
     }
     char *sbuf = calloc((size_t) maxb, 1), *rbuf = calloc((size_t) maxb, 1);
@@ -143,7 +149,7 @@ int main(int argc, char **argv)
                "ratio");
     }
     for (int s = 0; s < nsizes; s++) {
-        long g = seg > 0 && seg < sizes[s] ? seg : sizes[s];
+        long g = segment_of(sizes[s], seg);
         double one[MAX_REPS], two[MAX_REPS];
 
         for (int k = 0; k < reps; k++) {

@@ -192,9 +192,11 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         sendp[i].free_at.assign(c.node_send_slots < 0 ? 1 : c.node_send_slots, 0.0);
         recvp[i].free_at.assign(c.node_recv_slots < 0 ? 1 : c.node_recv_slots, 0.0);
     }
-    // Messages that take turns with the other direction on their rank pair's connection.
+    // Messages that take turns with the other direction on their rank pair's connection: those
+    // above duplex_above_bytes; 0 means every message (empty ones too), -1 none.
     const auto takes_turns = [&c](double bytes) {
-        return c.duplex_above_bytes >= 0 && bytes > c.duplex_above_bytes;
+        return c.duplex_above_bytes == 0 ||
+               (c.duplex_above_bytes > 0 && bytes > c.duplex_above_bytes);
     };
     std::unordered_map<long long, double> conn;  // unordered rank pair -> free time
     // Directed node pair -> free time. The pair's rate B[a][b] is that of one pipe: messages of
@@ -405,7 +407,8 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             dur = m.latency(a, b) + t.bytes / m.bandwidth(a, b);
         }
         const long long ck = key(std::min(t.from, t.to), std::max(t.from, t.to));
-        if (takes_turns(t.bytes)) {
+        const bool turns = takes_turns(t.bytes);
+        if (turns) {
             auto it = conn.find(ck);
             if (it != conn.end()) {
                 start = std::max(start, it->second);
@@ -417,7 +420,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             recvp[b].occupy(end);
             link[static_cast<long long>(a) * m.nodes() + b] = end;
         }
-        if (takes_turns(t.bytes)) {
+        if (turns) {
             conn[ck] = end;
         }
         complete_one(t.from, end);
