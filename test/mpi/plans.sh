@@ -5,7 +5,7 @@
 # nodes (coll_cloudaware_test_fake_nodes; 2, 2, 2 and 1 ranks) in two "racks" (fast inside, slow
 # and asymmetric across, from a matrix file), under `--mca coll cloudaware,basic` only.
 # Every pattern is forced once, pipelined ones with small segments and 1 Mi-element messages, the
-# split-rail algorithm with both slicings (8 ranks for two rails), and the documented rules file
+# split-rail algorithm with each slicing (8 ranks for two rails), and the documented rules file
 # is used; the verbose output must show the plans really ran. Last, plans relayed around a bad
 # link (a matrix with one very slow direction) give correct results too.
 . "${TEST_SRCDIR:-.}/mpitest.sh" || exit 99
@@ -100,6 +100,14 @@ colls="bcast allreduce allgather" run "split rails, Rabenseifner" --mca coll_clo
     --mca coll_cloudaware_algorithm rail --mca coll_cloudaware_pattern_node rabenseifner \
     --mca coll_cloudaware_pattern_group rabenseifner --mca coll_cloudaware_pattern_top rabenseifner
 expect_in_log "allreduce of [0-9]* bytes: rail node=rabenseifner:1 .*top=rabenseifner"
+# Allgather's direct exchanges at every level, the racks' own parts while they cross, the top in
+# segments of 256 KiB for 1 Mi elements per rank (8 ranks).
+np=8 large=--large colls="allgather" run "split rails, direct" --mca coll_cloudaware_min_gain 0 \
+    --mca coll_cloudaware_algorithm rail --mca coll_cloudaware_pattern_node direct \
+    --mca coll_cloudaware_pattern_group direct --mca coll_cloudaware_pattern_top direct \
+    --mca coll_cloudaware_segment_size 262144
+expect_in_log "allgather of 4194304 bytes: rail node=direct:2 group1=direct:2 .*segments=16 "
+expect_in_log "allgather of 4096 bytes: rail node=direct:2 group1=direct:2 top=direct ("
 colls="bcast reduce gather scatter" run "CMPI Algorithm 4 trees" --mca coll_cloudaware_min_gain 0 \
     --mca coll_cloudaware_algorithm tree
 expect_in_log "gather of [0-9]* bytes: tree (CMPI Alg. 4)"

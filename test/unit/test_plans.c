@@ -160,8 +160,11 @@ START_TEST(rail_plans_complete)
     const int nnodes = 6;
     cacore_matrix_t *m = racks_matrix(nnodes, 3);
     int rank_node[65];
-    const int node_pats[] = {CACORE_PAT_FLAT, CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER};
-    const int top_pats[] = {CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER, CACORE_PAT_RECDBL};
+    /* direct: allgather's own split and top pattern (the others run a ring instead) */
+    const int node_pats[] = {CACORE_PAT_FLAT, CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER,
+                             CACORE_PAT_DIRECT};
+    const int top_pats[] = {CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER, CACORE_PAT_RECDBL,
+                            CACORE_PAT_DIRECT};
     const size_t counts[] = {(1 << 16) + 1, 7, 1};
     for (int n = 1, a = 1, b; n <= 65; b = n, n = next_size(n, a), a = b) {
         layout(n % 2 ? 1 : 3, n, nnodes, rank_node);
@@ -169,13 +172,13 @@ START_TEST(rail_plans_complete)
             const int c = ci == 0 ? CACORE_COLL_ALLREDUCE
                         : ci == 1 ? CACORE_COLL_ALLGATHER : CACORE_COLL_BCAST;
             const int root = c == CACORE_COLL_BCAST ? 7 * n / 11 : 0;   /* moves with n */
-            for (int np = 0; np < 3; ++np) {
-                for (int tp = 0; tp < 3; ++tp) {
+            for (int np = 0; np < 4; ++np) {
+                for (int tp = 0; tp < 4; ++tp) {
                     cacore_plan_params_t pp;
                     cacore_plan_params_default(&pp);
                     pp.algo = CACORE_ALGO_RAIL;
                     pp.pattern[0] = node_pats[np];
-                    pp.pattern[1] = node_pats[(np + tp) % 3];   /* 2 racks of 3: a group level */
+                    pp.pattern[1] = node_pats[(np + tp) % 4];   /* 2 racks of 3: a group level */
                     pp.pattern[2] = top_pats[tp];
                     /* one element: one rail and recursive doubling, whatever the patterns */
                     for (int k = 0; k < (np + tp == 0 ? 3 : 2); ++k) {
@@ -251,6 +254,95 @@ START_TEST(rail_plan_shape)
                                        &pp, &p, err, sizeof err),
                      CACORE_ERR_ARG);
     ck_assert_ptr_nonnull(strstr(err, "rail"));
+    cacore_matrix_free(m);
+}
+END_TEST
+
+/* The direct split just below the top: 8 nodes of 2 ranks in 2 racks of 4, node leaders carry.
+ * Every part crosses between the racks once, and a leader hands its node's parts to its rack
+ * peers in the round they cross to the other rack; what came across follows in a later round
+ * (with a direct top in segments: each segment one round after it crossed). */
+START_TEST(rail_allgather_direct_overlaps_top)
+{
+    cacore_matrix_t *m = racks_matrix(8, 4);
+    int rank_node[16];
+    for (int r = 0; r < 16; ++r) {
+        rank_node[r] = r / 2;
+    }
+    cacore_plan_params_t pp;
+    cacore_plan_params_default(&pp);
+    pp.algo = CACORE_ALGO_RAIL;
+    pp.pattern[0] = CACORE_PAT_FLAT;
+    pp.pattern[1] = CACORE_PAT_DIRECT;
+    pp.pattern[2] = CACORE_PAT_RING;
+    cacore_plan_t *p = NULL;
+    char err[256];
+    ck_assert_int_eq(cacore_plan_build(m, 16, rank_node, CACORE_COLL_ALLGATHER, 0, 1 << 20,
+                                       1 << 16, &pp, &p, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_str_eq(cacore_plan_describe(p), "rail node=flat:1 group1=direct:4 top=ring");
+    ck_assert_int_eq(cacore_plan_check(p, err, sizeof err), CACORE_OK);
+    const int bpr = cacore_plan_nblocks(p) / 16;
+    int across = 0;
+    for (int r = 0; r < 16; r += 2) {
+        int top_round = -1, own_round = -1, later = 0;
+        for (int i = 0; i < cacore_plan_nsteps(p, r); ++i) {
+            const cacore_step_t *st = &cacore_plan_steps(p, r)[i];
+            const int peer_node = rank_node[st->peer];
+            if (st->kind != CACORE_STEP_SEND || peer_node == rank_node[r]) {
+                continue;
+            }
+            if (peer_node / 4 != rank_node[r] / 4) {
+                across += st->nblocks;
+                top_round = st->round;
+            } else if (st->first_block / bpr / 2 == rank_node[r]) {
+                ck_assert_int_eq(st->nblocks, 2 * bpr);   /* the node's two parts */
+                ck_assert(own_round < 0 || own_round == st->round);
+                own_round = st->round;
+            } else {
+                later = st->round;
+            }
+        }
+        ck_assert_int_ge(top_round, 0);
+        ck_assert_int_eq(own_round, top_round);
+        ck_assert_int_gt(later, top_round);
+    }
+    ck_assert_int_eq(across, 16 * bpr);   /* each part once, from its rack to the other */
+    cacore_plan_free(p);
+
+    /* Direct across the top too, in 4 segments: a leader's segments cross in 4 consecutive
+     * rounds, and what came across goes on to its rack peers one round later each. */
+    pp.pattern[2] = CACORE_PAT_DIRECT;
+    pp.segment_bytes = 1 << 18;
+    ck_assert_int_eq(cacore_plan_build(m, 16, rank_node, CACORE_COLL_ALLGATHER, 0, 1 << 20,
+                                       1 << 16, &pp, &p, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_str_eq(cacore_plan_describe(p),
+                     "rail node=flat:1 group1=direct:4 top=direct segments=4");
+    ck_assert_int_eq(cacore_plan_check(p, err, sizeof err), CACORE_OK);
+    const int bpr4 = cacore_plan_nblocks(p) / 16;
+    ck_assert_int_eq(bpr4, 4);
+    for (int r = 0; r < 16; r += 2) {
+        unsigned cross = 0, fwd = 0;   /* bit k: a send in round first + k */
+        int first = -1;
+        for (int i = 0; i < cacore_plan_nsteps(p, r); ++i) {
+            const cacore_step_t *st = &cacore_plan_steps(p, r)[i];
+            const int peer_node = rank_node[st->peer];
+            if (st->kind != CACORE_STEP_SEND || peer_node == rank_node[r]) {
+                continue;
+            }
+            if (peer_node / 4 != rank_node[r] / 4) {
+                first = first < 0 ? st->round : first;
+                cross |= 1u << (st->round - first);
+            } else if (st->first_block / bpr4 / 2 != rank_node[r]) {
+                ck_assert_int_ge(first, 0);
+                fwd |= 1u << (st->round - first);
+            }
+        }
+        ck_assert_uint_eq(cross, 0xfu);
+        ck_assert_uint_eq(fwd, 0x1eu);
+    }
+    cacore_plan_free(p);
     cacore_matrix_free(m);
 }
 END_TEST
@@ -386,6 +478,7 @@ int main(void)
     tcase_add_test(tc, forced_patterns_complete);
     tcase_add_test(tc, rail_plans_complete);
     tcase_add_test(tc, rail_plan_shape);
+    tcase_add_test(tc, rail_allgather_direct_overlaps_top);
     tcase_add_test(tc, allreduce_chain_halves_run_opposite_ways);
     tcase_add_test(tc, order_preservation_is_reported);
     tcase_add_test(tc, bad_inputs_are_errors);

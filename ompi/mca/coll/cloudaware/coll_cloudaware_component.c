@@ -286,7 +286,7 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
         "among the ranks of one node", "among the node leaders of a group",
         "among the group leaders (every level above the groups)"
     };
-    char name[64], help[256];
+    char name[64], help[320];
 
     register_string("rules_file",
                     "Rules file (docs/rules-format.md): per collective, node count and message "
@@ -317,7 +317,8 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
         snprintf(name, sizeof(name), "pattern_%s", cacore_level_name(l));
         snprintf(help, sizeof(help),
                  "Pattern of COOL plans %s: auto (default: chosen by the cost model), flat, "
-                 "binomial, recdbl, ring, chain (pipelined) or dualtree (bcast).", level_help[l]);
+                 "binomial, recdbl, ring, chain (pipelined), dualtree (bcast), rabenseifner "
+                 "(allreduce) or direct (rail allgather; COOL: flat).", level_help[l]);
         register_enum(name, help, OPAL_INFO_LVL_5, name_enum(cacore_pattern_name, patterns),
                       &c->pattern[l]);
     }

@@ -211,6 +211,9 @@ typedef enum {
                                 reduce: one pipelined binary tree; others: binomial */
     CACORE_PAT_RABENSEIFNER, /* allreduce: reduce-scatter by recursive halving + allgather by
                                 recursive doubling (allgather: recursive doubling; others: binomial) */
+    CACORE_PAT_DIRECT,       /* allgather: every participant sends every other what it lacks at
+                                once, in one round (rail plans: the carriers of a level; COOL
+                                plans and the others: flat) */
     CACORE_PAT_COUNT
 } cacore_pattern_t;
 

@@ -21,7 +21,7 @@ const char *at(const char *const (&table)[N], int i)
 const char *const colls[] = {"bcast", "reduce", "allreduce", "gather", "scatter", "allgather"};
 const char *const algos[] = {"auto", "cool", "tree", "binomial", "ring", "linear", "rail"};
 const char *const patterns[] = {"auto", "flat", "binomial", "recdbl", "ring", "chain", "dualtree",
-                                       "rabenseifner"};
+                                       "rabenseifner", "direct"};
 const char *const levels[] = {"node", "group", "top"};
 const char *const prevs[] = {"tuned", "basic", "han", "binomial"};
 const char *const trials[] = {"unknown", "plan", "previous", "alternative", "peer"};

@@ -178,6 +178,9 @@ Plan choose_cool(const PlanInput &in, const Layout &lay, const PlanParams &p)
 {
     const int top_class = std::min(lay.hier.top(), CACORE_PLAN_LEVELS - 1);
     auto cands = [&](int lvl) {
+        if (p.pattern[lvl] == CACORE_PAT_DIRECT) {
+            return std::vector<int>{CACORE_PAT_FLAT};   // a COOL level's direct is flat
+        }
         if (p.pattern[lvl] != CACORE_PAT_AUTO) {
             return std::vector<int>{p.pattern[lvl]};
         }
@@ -265,14 +268,18 @@ Plan choose_cool(const PlanInput &in, const Layout &lay, const PlanParams &p)
 // the hierarchy has any below the top) and pattern across the top.
 Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
 {
-    const std::vector<int> split{CACORE_PAT_FLAT, CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER};
+    const bool ag = in.coll == CACORE_COLL_ALLGATHER;
+    std::vector<int> split{CACORE_PAT_FLAT, CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER};
+    if (ag) {
+        split.push_back(CACORE_PAT_DIRECT);
+    }
     std::array<std::vector<int>, CACORE_PLAN_LEVELS> cands{
         split, lay.hier.top() >= 2 ? split : std::vector<int>{CACORE_PAT_FLAT},
         in.coll == CACORE_COLL_ALLREDUCE
             ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER, CACORE_PAT_RECDBL}
         : in.coll == CACORE_COLL_BCAST
             ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_BINOMIAL}
-            : std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RECDBL}};
+            : std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RECDBL, CACORE_PAT_DIRECT}};
     for (int l = 0; l < CACORE_PLAN_LEVELS; ++l) {
         if (p.pattern[l] != CACORE_PAT_AUTO) {
             cands[l] = {p.pattern[l]};
@@ -283,10 +290,15 @@ Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
     if (cands[1].size() > 1) {
         std::rotate(cands[1].begin(), cands[1].begin() + 1, cands[1].begin() + 2);
     }
+    // Allgather direct across the top and just below it runs the top in segments: as many as
+    // the segment size asks, else the best count (at most 16: the plan has a block per segment
+    // of every rank's part).
+    const int max_segs = 16;
+    const int forced_segs = p.segment_bytes > 0 ? std::min(seg_candidates(in, p)[0], max_segs) : 1;
     Best best;
     std::array<int, CACORE_PLAN_LEVELS> bp{};
-    auto eval = [&](const std::array<int, CACORE_PLAN_LEVELS> &pt) {
-        Plan pl = build_rail(in, lay, pt);
+    auto eval = [&](const std::array<int, CACORE_PLAN_LEVELS> &pt, int nsegs) {
+        Plan pl = build_rail(in, lay, pt, nsegs);
         pl.predicted_s = predict_for(pl, in, p.cost);
         if (!best.have || pl.predicted_s < best.plan.predicted_s) {
             bp = pt;
@@ -295,12 +307,25 @@ Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
     };
     for (int a : cands[0]) {
         for (int t : cands[2]) {
-            eval({a, cands[1][0], t});
+            eval({a, cands[1][0], t}, forced_segs);
         }
     }
     const auto first = bp;
     for (size_t i = 1; i < cands[1].size(); ++i) {
-        eval({first[0], cands[1][i], first[2]});
+        eval({first[0], cands[1][i], first[2]}, forced_segs);
+    }
+    const int below = lay.hier.top() >= 2 ? 1 : 0;
+    auto offers = [&](int l) {
+        return std::find(cands[l].begin(), cands[l].end(), CACORE_PAT_DIRECT) != cands[l].end();
+    };
+    if (ag && p.segment_bytes <= 0 && lay.hier.top() >= 1 && offers(below) && offers(2)) {
+        auto pt = bp;
+        pt[below] = pt[2] = CACORE_PAT_DIRECT;
+        for (int s : seg_candidates(in, p)) {
+            if (s > 1 && s <= max_segs) {
+                eval(pt, s);
+            }
+        }
     }
     return std::move(best.plan);
 }

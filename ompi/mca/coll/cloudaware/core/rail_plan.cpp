@@ -21,9 +21,12 @@ namespace cacore {
 
 namespace {
 
-int split_kind(int pat)
+int split_kind(cacore_coll_t c, int pat)
 {
-    return pat == CACORE_PAT_FLAT || pat == CACORE_PAT_RABENSEIFNER ? pat : CACORE_PAT_RING;
+    return pat == CACORE_PAT_FLAT || pat == CACORE_PAT_RABENSEIFNER ||
+                   (pat == CACORE_PAT_DIRECT && c == CACORE_COLL_ALLGATHER)
+               ? pat
+               : CACORE_PAT_RING;
 }
 
 int top_kind(cacore_coll_t c, int pat)
@@ -33,7 +36,8 @@ int top_kind(cacore_coll_t c, int pat)
     }
     if (c == CACORE_COLL_ALLGATHER) {
         return pat == CACORE_PAT_RECDBL || pat == CACORE_PAT_RABENSEIFNER ? CACORE_PAT_RECDBL
-                                                                           : CACORE_PAT_RING;
+               : pat == CACORE_PAT_DIRECT                                 ? CACORE_PAT_DIRECT
+                                                                          : CACORE_PAT_RING;
     }
     return pat == CACORE_PAT_RECDBL || pat == CACORE_PAT_RABENSEIFNER ? pat : CACORE_PAT_RING;
 }
@@ -48,11 +52,11 @@ struct Rails {
     std::vector<int> split;                    // S_l per level below top
     std::vector<std::vector<std::vector<int>>> carrier;
 
-    Rails(const Layout &l, const std::array<int, CACORE_PLAN_LEVELS> &pat)
+    Rails(const Layout &l, cacore_coll_t c, const std::array<int, CACORE_PLAN_LEVELS> &pat)
         : lay(l), top(l.hier.top())
     {
         for (int lv = 0; lv < top; ++lv) {
-            const int k = split_kind(pat[std::min(lv, 1)]);
+            const int k = split_kind(c, pat[std::min(lv, 1)]);
             int fewest = 1 << 30;
             for (int g = 0; g < ngroups(lv); ++g) {
                 fewest = std::min(fewest, static_cast<int>(children(lv, g).size()));
@@ -74,6 +78,24 @@ struct Rails {
     {
         const int c = children(l, g)[i];
         return l == 0 ? c : carrier[l - 1][c][q];
+    }
+    // The carriers of piece q in the first S_l children of unit g of level l (they split it).
+    std::vector<int> carriers(int l, int g, int q) const
+    {
+        std::vector<int> mem;
+        for (int s = 0; s < split[l]; ++s) {
+            mem.push_back(child_carrier(l, g, static_cast<size_t>(s), q));
+        }
+        return mem;
+    }
+    // The carriers of piece q in every child of the top unit (they exchange it across the top).
+    std::vector<int> top_members(int q) const
+    {
+        std::vector<int> mem;
+        for (size_t i = 0; i < children(top, 0).size(); ++i) {
+            mem.push_back(child_carrier(top, 0, i, q));
+        }
+        return mem;
     }
     int pieces_below(int l) const
     {
@@ -100,7 +122,7 @@ struct Rails {
     }
 };
 
-std::string describe(const Rails &R, int tk)
+std::string describe(const Rails &R, int tk, int nsegs = 1)
 {
     std::ostringstream os;
     os << "rail";
@@ -109,26 +131,121 @@ std::string describe(const Rails &R, int tk)
            << ":" << R.split[l];
     }
     os << " top=" << pattern_name(tk);
+    if (nsegs > 1) {
+        os << " segments=" << nsegs;
+    }
     return os.str();
 }
 
-Plan rail_allgather(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
+// Sets of blocks: the union of a and b.
+std::vector<int> unite(const std::vector<int> &a, const std::vector<int> &b)
 {
+    std::vector<int> u;
+    std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(u));
+    return u;
+}
+
+// Segment t of m of a sorted set of blocks.
+std::vector<int> segment_of(const std::vector<int> &set, int t, int m)
+{
+    const size_t s = set.size();
+    return {set.begin() + static_cast<long>(s * t / m),
+            set.begin() + static_cast<long>(s * (t + 1) / m)};
+}
+
+// Direct across the top and just below it (level L), pipelined in m segments from round r0:
+// the level's carriers exchange the parts they carry in r0, segment t of every top rail crosses
+// in r0 + t, and each carrier hands what came across in segment t to the other carriers of its
+// unit in r0 + t + 1. carried[c]: the parts c carries to the top (sorted blocks); afterwards every
+// carrier of a unit holds its unit's parts and all that crossed for the unit's rails.
+void pipelined_top(const Rails &R, SliceEmitter &se, std::vector<std::vector<int>> &held,
+                   std::vector<int> &cur, int m, const LevelFn &lv)
+{
+    const int L = R.top - 1, P = R.pieces_below(R.top);
+    std::vector<std::vector<int>> tops, units;
+    std::vector<int> all;
+    for (int q = 0; q < P; ++q) {
+        tops.push_back(R.top_members(q));
+        all.insert(all.end(), tops.back().begin(), tops.back().end());
+    }
+    for (int g = 0; g < R.ngroups(L); ++g) {
+        for (int q = 0; q < R.pieces_below(L); ++q) {
+            units.push_back(R.carriers(L, g, q));
+        }
+    }
+    const int r0 = se.base(all);
+    const std::vector<std::vector<int>> carried = held;
+    std::vector<std::vector<int>> early = carried, came(held.size()), own(held.size());
+    for (const auto &u : units) {
+        se.allgather_sets_direct(u, early, lv, r0);
+    }
+    for (int t = 0;; ++t) {
+        if (t > 0) {   // what crossed in segment t - 1 goes on inside the units
+            for (const auto &u : units) {
+                se.allgather_sets_direct(u, came, lv, r0 + t);
+            }
+        }
+        if (t == m) {
+            break;
+        }
+        for (const auto &mem : tops) {
+            for (int c : mem) {
+                own[c] = segment_of(carried[c], t, m);
+            }
+            std::vector<std::vector<int>> seg = own;
+            se.allgather_sets_direct(mem, seg, lv, r0 + t);
+            for (int c : mem) {
+                came[c].clear();
+                std::set_difference(seg[c].begin(), seg[c].end(), own[c].begin(), own[c].end(),
+                                    std::back_inserter(came[c]));
+            }
+        }
+    }
+    // Every carrier of a unit: the unit's parts and its rails' parts from every top child.
+    for (const auto &u : units) {
+        std::vector<int> have;
+        for (int c : u) {
+            for (const auto &mem : tops) {
+                if (std::find(mem.begin(), mem.end(), c) != mem.end()) {
+                    for (int x : mem) {
+                        have = unite(have, carried[x]);
+                    }
+                }
+            }
+        }
+        for (int c : u) {
+            held[c] = have;
+            cur[c] = r0 + m + 1;
+        }
+    }
+}
+
+// m blocks per rank's part: the segments of a pipelined top (pipelined_top; 1 = none).
+Plan rail_allgather(const PlanInput &in, Rails &R, int tk, const LevelFn &lv, int m)
+{
+    // Direct just below the top: the carriers of a unit exchange the parts they carry up while
+    // those cross the top (in the round the top starts), and after the top only what came across;
+    // direct across the top as well: pipelined in m segments (pipelined_top), else m = 1.
+    const int L = R.top - 1;
+    const bool early = L >= 0 && R.kind[L] == CACORE_PAT_DIRECT;
+    if (!early || tk != CACORE_PAT_DIRECT) {
+        m = 1;
+    }
+    const bool piped = m > 1;
     const int n = static_cast<int>(in.rank_node.size());
-    PlanBuilder b(in.coll, 0, n, n);   // one block per rank's part; held[r]: parts r has in OUT
+    PlanBuilder b(in.coll, 0, n, n * m);   // held[r]: the blocks r has in OUT
     std::vector<int> cur(n, 0);
     SliceEmitter se(b, cur);
     std::vector<std::vector<int>> held(n);
     for (int r = 0; r < n; ++r) {
-        b.copy(r, 0, 0, CACORE_BUF_OUT, CACORE_BUF_IN, r, 1);
-        held[r] = {r};
+        b.copy(r, 0, 0, CACORE_BUF_OUT, CACORE_BUF_IN, r * m, m);
+        for (int i = 0; i < m; ++i) {
+            held[r].push_back(r * m + i);
+        }
     }
     auto hand_over = [&](int from, int to) {   // `to` takes from's parts and carries them on
         se.give_parts(from, to, held[from], lv(from, to));
-        std::vector<int> u;
-        std::set_union(held[to].begin(), held[to].end(), held[from].begin(), held[from].end(),
-                       std::back_inserter(u));
-        held[to] = std::move(u);
+        held[to] = unite(held[to], held[from]);
     };
     // Up: the children past S_l hand their rails' parts to child (index mod S_l).
     R.carrier.assign(R.top, {});
@@ -149,17 +266,42 @@ Plan rail_allgather(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
             }
         }
     }
-    // Top: every rail allgathers across the top unit's children.
-    const int P = R.pieces_below(R.top);
-    for (int q = 0; q < P; ++q) {
-        std::vector<int> members;
-        for (size_t i = 0; i < R.children(R.top, 0).size(); ++i) {
-            members.push_back(R.child_carrier(R.top, 0, i, q));
+    if (piped) {
+        pipelined_top(R, se, held, cur, m, lv);
+    } else {
+        std::vector<std::vector<int>> carried;
+        std::vector<int> early_round;
+        if (early) {
+            carried = held;
+            for (int g = 0; g < R.ngroups(L); ++g) {
+                for (int q = 0; q < R.pieces_below(L); ++q) {
+                    early_round.push_back(se.base(R.carriers(L, g, q)));
+                }
+            }
         }
-        if (tk == CACORE_PAT_RING) {
-            se.allgather_sets_ring(members, held, lv);
-        } else {
-            se.allgather_sets_doubling(members, held, lv);
+        // Top: every rail allgathers across the top unit's children.
+        const int P = R.pieces_below(R.top);
+        for (int q = 0; q < P; ++q) {
+            const std::vector<int> members = R.top_members(q);
+            if (tk == CACORE_PAT_RING) {
+                se.allgather_sets_ring(members, held, lv);
+            } else if (tk == CACORE_PAT_DIRECT) {
+                se.allgather_sets_direct(members, held, lv);
+            } else {
+                se.allgather_sets_doubling(members, held, lv);
+            }
+        }
+        if (early) {
+            size_t k = 0;
+            for (int g = 0; g < R.ngroups(L); ++g) {
+                for (int q = 0; q < R.pieces_below(L); ++q) {
+                    const std::vector<int> members = R.carriers(L, g, q);
+                    se.allgather_sets_direct(members, carried, lv, early_round[k++]);
+                    for (int r : members) {
+                        held[r] = unite(held[r], carried[r]);
+                    }
+                }
+            }
         }
     }
     // Down: the S_l carriers of a rail allgather what their sub-rails brought; the others take it.
@@ -168,12 +310,13 @@ Plan rail_allgather(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
         for (int g = 0; g < R.ngroups(l); ++g) {
             const size_t nc = R.children(l, g).size();
             for (int q = 0; q < Pl; ++q) {
-                std::vector<int> members;
-                for (int s = 0; s < S; ++s) {
-                    members.push_back(R.child_carrier(l, g, static_cast<size_t>(s), q));
-                }
-                if (R.kind[l] == CACORE_PAT_RABENSEIFNER) {
+                const std::vector<int> members = R.carriers(l, g, q);
+                if (piped && l == L) {
+                    // exchanged by pipelined_top
+                } else if (R.kind[l] == CACORE_PAT_RABENSEIFNER) {
                     se.allgather_sets_doubling(members, held, lv);
+                } else if (R.kind[l] == CACORE_PAT_DIRECT) {
+                    se.allgather_sets_direct(members, held, lv);
                 } else {
                     se.allgather_sets_ring(members, held, lv);
                 }
@@ -188,7 +331,7 @@ Plan rail_allgather(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
             }
         }
     }
-    return b.finish(total_bytes(in), CACORE_ALGO_RAIL, describe(R, tk));
+    return b.finish(total_bytes(in), CACORE_ALGO_RAIL, describe(R, tk, m));
 }
 
 // The way down of the allreduce and the bcast: per level from the top, the allgathers inside every
@@ -202,10 +345,7 @@ void rails_down(const Rails &R, SliceEmitter &se, int nb, const LevelFn &lv, int
         for (int g = 0; g < R.ngroups(l); ++g) {
             const size_t nc = R.children(l, g).size();
             for (int q = 0; q < P; ++q) {
-                std::vector<int> members;
-                for (int s = 0; s < S; ++s) {
-                    members.push_back(R.child_carrier(l, g, static_cast<size_t>(s), q));
-                }
+                const std::vector<int> members = R.carriers(l, g, q);
                 if (R.kind[l] == CACORE_PAT_RABENSEIFNER) {
                     se.allgather_doubling(members, pcs[q], lv);
                 } else {
@@ -264,10 +404,7 @@ Plan rail_allreduce(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
                     const int e = R.child_carrier(l, g, i, q), p = R.child_carrier(l, g, i % S, q);
                     se.fold(e, p, pcs[q], lv(e, p));
                 }
-                std::vector<int> members;
-                for (int s = 0; s < S; ++s) {
-                    members.push_back(R.child_carrier(l, g, static_cast<size_t>(s), q));
-                }
+                const std::vector<int> members = R.carriers(l, g, q);
                 const bool halving = R.kind[l] == CACORE_PAT_RABENSEIFNER;
                 if (halving) {
                     se.reduce_scatter_halving(members, pcs[q], lv);
@@ -284,10 +421,7 @@ Plan rail_allreduce(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
     {
         const std::vector<Block> pcs = R.pieces(R.top, nb);
         for (size_t q = 0; q < pcs.size(); ++q) {
-            std::vector<int> members;
-            for (size_t i = 0; i < R.children(R.top, 0).size(); ++i) {
-                members.push_back(R.child_carrier(R.top, 0, i, static_cast<int>(q)));
-            }
+            const std::vector<int> members = R.top_members(static_cast<int>(q));
             if (tk == CACORE_PAT_RING) {
                 se.reduce_scatter_ring(members, pcs[q], lv);
                 se.allgather_ring(members, pcs[q], lv);
@@ -368,11 +502,8 @@ Plan rail_bcast(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
         const std::vector<Block> pcs = R.pieces(R.top, nb);
         const int src = side(R.top);
         for (size_t q = 0; q < pcs.size(); ++q) {
-            std::vector<int> members;
-            for (size_t i = 0; i < R.children(R.top, 0).size(); ++i) {
-                // members[src] is holder[q]: the root side's carrier of piece q
-                members.push_back(R.child_carrier(R.top, 0, i, static_cast<int>(q)));
-            }
+            // members[src] is holder[q]: the root side's carrier of piece q
+            const std::vector<int> members = R.top_members(static_cast<int>(q));
             if (tk == CACORE_PAT_RING) {
                 se.bcast_scatter_ring(members, src, pcs[q], lv);
             } else {
@@ -386,13 +517,14 @@ Plan rail_bcast(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
 
 }  // namespace
 
-Plan build_rail(const PlanInput &in, const Layout &lay, const std::array<int, CACORE_PLAN_LEVELS> &pat)
+Plan build_rail(const PlanInput &in, const Layout &lay,
+                const std::array<int, CACORE_PLAN_LEVELS> &pat, int nsegs)
 {
     const cacore_coll_t c = in.coll;
     if (c != CACORE_COLL_ALLREDUCE && c != CACORE_COLL_ALLGATHER && c != CACORE_COLL_BCAST) {
         fail_arg(std::string("the rail algorithm does not implement ") + coll_name(c));
     }
-    Rails R(lay, pat);
+    Rails R(lay, c, pat);
     const Hierarchy &h = lay.hier;
     const std::vector<int> &loc = lay.local;
     const LevelFn lv = [&](int a, int b) { return h.distance(loc[a], loc[b]); };
@@ -400,7 +532,8 @@ Plan build_rail(const PlanInput &in, const Layout &lay, const std::array<int, CA
     if (c == CACORE_COLL_BCAST) {
         return rail_bcast(in, R, tk, lv);
     }
-    return c == CACORE_COLL_ALLGATHER ? rail_allgather(in, R, tk, lv) : rail_allreduce(in, R, tk, lv);
+    return c == CACORE_COLL_ALLGATHER ? rail_allgather(in, R, tk, lv, std::max(1, nsegs))
+                                      : rail_allreduce(in, R, tk, lv);
 }
 
 }  // namespace cacore

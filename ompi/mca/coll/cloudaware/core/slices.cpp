@@ -336,4 +336,45 @@ void SliceEmitter::allgather_sets_doubling(const std::vector<int> &ranks,
     }
 }
 
+void SliceEmitter::allgather_sets_direct(const std::vector<int> &ranks,
+                                         std::vector<std::vector<int>> &held, const LevelFn &lv,
+                                         int at)
+{
+    const int p = static_cast<int>(ranks.size());
+    if (p < 2) {
+        return;
+    }
+    const int r = at >= 0 ? at : base(ranks);
+    std::vector<int> all;
+    for (int a : ranks) {
+        all = merged(all, held[a]);
+    }
+    for (int j = 0; j < p; ++j) {
+        const int to = ranks[j];
+        std::vector<std::vector<int>> from(p);   // the parts `to` lacks, by first holder
+        std::vector<int> missing;
+        std::set_difference(all.begin(), all.end(), held[to].begin(), held[to].end(),
+                            std::back_inserter(missing));
+        for (int x : missing) {
+            for (int i = 0; i < p; ++i) {
+                if (std::binary_search(held[ranks[i]].begin(), held[ranks[i]].end(), x)) {
+                    from[i].push_back(x);
+                    break;
+                }
+            }
+        }
+        for (int i = 0; i < p; ++i) {
+            for (const Block &run : runs_of(from[i])) {
+                xfer(ranks[i], to, r, CACORE_BUF_OUT, run, lv(ranks[i], to));
+            }
+        }
+    }
+    for (int a : ranks) {
+        held[a] = all;
+        if (at < 0) {
+            cur_[a] = r + 1;
+        }
+    }
+}
+
 }  // namespace cacore

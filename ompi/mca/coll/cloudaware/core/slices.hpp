@@ -57,11 +57,18 @@ public:
                              const LevelFn &lv);
     void allgather_sets_doubling(const std::vector<int> &ranks,
                                  std::vector<std::vector<int>> &held, const LevelFn &lv);
+    // Direct: every participant receives each part it lacks from the first participant (in
+    // `ranks` order) that holds it, all in one round: the first round all are free, or round
+    // `at` >= 0 alongside whatever else runs then (the cursors are left as they are).
+    void allgather_sets_direct(const std::vector<int> &ranks, std::vector<std::vector<int>> &held,
+                               const LevelFn &lv, int at = -1);
     // `from` sends the blocks `parts` (OUT to OUT).
     void give_parts(int from, int to, const std::vector<int> &parts, int level);
 
-private:
+    // The first round in which all of `ranks` are free.
     int base(const std::vector<int> &ranks) const;
+
+private:
     void xfer(int from, int to, int round, int to_buf, Block range, int level);
 
     PlanBuilder &b_;
