@@ -288,10 +288,10 @@ START_TEST(rail_allgather_direct_overlaps_top)
         int top_round = -1, own_round = -1, later = 0;
         for (int i = 0; i < cacore_plan_nsteps(p, r); ++i) {
             const cacore_step_t *st = &cacore_plan_steps(p, r)[i];
-            const int peer_node = rank_node[st->peer];
-            if (st->kind != CACORE_STEP_SEND || peer_node == rank_node[r]) {
+            if (st->kind != CACORE_STEP_SEND || rank_node[st->peer] == rank_node[r]) {
                 continue;
             }
+            const int peer_node = rank_node[st->peer];
             if (peer_node / 4 != rank_node[r] / 4) {
                 across += st->nblocks;
                 top_round = st->round;
@@ -327,10 +327,10 @@ START_TEST(rail_allgather_direct_overlaps_top)
         int first = -1;
         for (int i = 0; i < cacore_plan_nsteps(p, r); ++i) {
             const cacore_step_t *st = &cacore_plan_steps(p, r)[i];
-            const int peer_node = rank_node[st->peer];
-            if (st->kind != CACORE_STEP_SEND || peer_node == rank_node[r]) {
+            if (st->kind != CACORE_STEP_SEND || rank_node[st->peer] == rank_node[r]) {
                 continue;
             }
+            const int peer_node = rank_node[st->peer];
             if (peer_node / 4 != rank_node[r] / 4) {
                 first = first < 0 ? st->round : first;
                 cross |= 1u << (st->round - first);
