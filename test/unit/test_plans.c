@@ -65,6 +65,18 @@ static void check_plan(cacore_matrix_t *m, int nranks, const int *rank_node, cac
     cacore_plan_free(p);
 }
 
+/* Split-rail parameters with these patterns inside nodes, at the group levels and across the top. */
+static cacore_plan_params_t rail_params(int node, int group, int top)
+{
+    cacore_plan_params_t pp;
+    cacore_plan_params_default(&pp);
+    pp.algo = CACORE_ALGO_RAIL;
+    pp.pattern[0] = node;
+    pp.pattern[1] = group;
+    pp.pattern[2] = top;
+    return pp;
+}
+
 /* The next communicator size after n: every size 1..65, or with CACORE_TEST_QUICK set (the
  * sanitizer build, where one plan costs ten times as much) 1, 2, 3, 5, 8, 13, 21, 34, 55, 65. */
 static int next_size(int n, int a)
@@ -174,12 +186,9 @@ START_TEST(rail_plans_complete)
             const int root = c == CACORE_COLL_BCAST ? 7 * n / 11 : 0;   /* moves with n */
             for (int np = 0; np < 4; ++np) {
                 for (int tp = 0; tp < 4; ++tp) {
-                    cacore_plan_params_t pp;
-                    cacore_plan_params_default(&pp);
-                    pp.algo = CACORE_ALGO_RAIL;
-                    pp.pattern[0] = node_pats[np];
-                    pp.pattern[1] = node_pats[(np + tp) % 4];   /* 2 racks of 3: a group level */
-                    pp.pattern[2] = top_pats[tp];
+                    /* 2 racks of 3: a group level */
+                    const cacore_plan_params_t pp =
+                        rail_params(node_pats[np], node_pats[(np + tp) % 4], top_pats[tp]);
                     /* one element: one rail and recursive doubling, whatever the patterns */
                     for (int k = 0; k < (np + tp == 0 ? 3 : 2); ++k) {
                         check_plan(m, n, rank_node, (cacore_coll_t) c, root, 1 << 20, counts[k],
@@ -193,12 +202,10 @@ START_TEST(rail_plans_complete)
     for (int n = 1; n <= 13; ++n) {
         layout(2, n, nnodes, rank_node);
         for (int root = 0; root < n; ++root) {
-            cacore_plan_params_t pp;
-            cacore_plan_params_default(&pp);
-            pp.algo = CACORE_ALGO_RAIL;
-            pp.pattern[0] = root % 2 ? CACORE_PAT_RABENSEIFNER : CACORE_PAT_RING;
-            pp.pattern[1] = root % 3 ? CACORE_PAT_RING : CACORE_PAT_FLAT;
-            pp.pattern[2] = root % 2 ? CACORE_PAT_BINOMIAL : CACORE_PAT_RING;
+            const cacore_plan_params_t pp =
+                rail_params(root % 2 ? CACORE_PAT_RABENSEIFNER : CACORE_PAT_RING,
+                            root % 3 ? CACORE_PAT_RING : CACORE_PAT_FLAT,
+                            root % 2 ? CACORE_PAT_BINOMIAL : CACORE_PAT_RING);
             check_plan(m, n, rank_node, CACORE_COLL_BCAST, root, 1 << 20, (1 << 16) + 1, &pp,
                        "rail-bcast-root");
         }
@@ -220,12 +227,7 @@ START_TEST(rail_plan_shape)
     for (int r = 0; r < 12; ++r) {
         rank_node[r] = r / 3;
     }
-    cacore_plan_params_t pp;
-    cacore_plan_params_default(&pp);
-    pp.algo = CACORE_ALGO_RAIL;
-    for (int l = 0; l < CACORE_PLAN_LEVELS; ++l) {
-        pp.pattern[l] = CACORE_PAT_RING;
-    }
+    const cacore_plan_params_t pp = rail_params(CACORE_PAT_RING, CACORE_PAT_RING, CACORE_PAT_RING);
     cacore_plan_t *p = NULL;
     char err[256];
     ck_assert_int_eq(cacore_plan_build(m, 12, rank_node, CACORE_COLL_ALLREDUCE, 0, 1 << 20, 1 << 18,
@@ -269,12 +271,7 @@ START_TEST(rail_allgather_direct_overlaps_top)
     for (int r = 0; r < 16; ++r) {
         rank_node[r] = r / 2;
     }
-    cacore_plan_params_t pp;
-    cacore_plan_params_default(&pp);
-    pp.algo = CACORE_ALGO_RAIL;
-    pp.pattern[0] = CACORE_PAT_FLAT;
-    pp.pattern[1] = CACORE_PAT_DIRECT;
-    pp.pattern[2] = CACORE_PAT_RING;
+    cacore_plan_params_t pp = rail_params(CACORE_PAT_FLAT, CACORE_PAT_DIRECT, CACORE_PAT_RING);
     cacore_plan_t *p = NULL;
     char err[256];
     ck_assert_int_eq(cacore_plan_build(m, 16, rank_node, CACORE_COLL_ALLGATHER, 0, 1 << 20,

@@ -126,14 +126,14 @@ std::vector<int> heights(const Tree &t)
     return h;
 }
 
+}  // namespace
+
 std::vector<int> set_union(const std::vector<int> &a, const std::vector<int> &b)
 {
     std::vector<int> out;
     std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
     return out;
 }
-
-}  // namespace
 
 Emitter::Emitter(PlanBuilder &b)
     : b_(b), coll_(b.coll()), n_(b.nranks()), nb_(b.nblocks()),

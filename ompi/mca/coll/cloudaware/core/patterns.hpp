@@ -32,6 +32,8 @@ Tree binary_tree(const std::vector<int> &order);  // balanced binary tree over l
 
 using Block = std::pair<int, int>;  // first block, count
 std::vector<Block> segments(int nblocks, int nsegs);
+// The union of two sorted sets of parts or blocks.
+std::vector<int> set_union(const std::vector<int> &a, const std::vector<int> &b);
 
 // level of the edge between two ranks (step.level)
 using LevelFn = std::function<int(int, int)>;

@@ -137,14 +137,6 @@ std::string describe(const Rails &R, int tk, int nsegs = 1)
     return os.str();
 }
 
-// Sets of blocks: the union of a and b.
-std::vector<int> unite(const std::vector<int> &a, const std::vector<int> &b)
-{
-    std::vector<int> u;
-    std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(u));
-    return u;
-}
-
 // Segment t of m of a sorted set of blocks.
 std::vector<int> segment_of(const std::vector<int> &set, int t, int m)
 {
@@ -156,7 +148,7 @@ std::vector<int> segment_of(const std::vector<int> &set, int t, int m)
 // Direct across the top and just below it (level L), pipelined in m segments from round r0:
 // the level's carriers exchange the parts they carry in r0, segment t of every top rail crosses
 // in r0 + t, and each carrier hands what came across in segment t to the other carriers of its
-// unit in r0 + t + 1. carried[c]: the parts c carries to the top (sorted blocks); afterwards every
+// unit in r0 + t + 1. held[c]: the parts c carries to the top (sorted blocks); afterwards every
 // carrier of a unit holds its unit's parts and all that crossed for the unit's rails.
 void pipelined_top(const Rails &R, SliceEmitter &se, std::vector<std::vector<int>> &held,
                    std::vector<int> &cur, int m, const LevelFn &lv)
@@ -175,14 +167,17 @@ void pipelined_top(const Rails &R, SliceEmitter &se, std::vector<std::vector<int
     }
     const int r0 = se.base(all);
     const std::vector<std::vector<int>> carried = held;
-    std::vector<std::vector<int>> early = carried, came(held.size()), own(held.size());
+    std::vector<std::vector<int>> came(held.size()), own(held.size());
     for (const auto &u : units) {
-        se.allgather_sets_direct(u, early, lv, r0);
+        se.allgather_sets_direct(u, held, lv, r0);
     }
     for (int t = 0;; ++t) {
         if (t > 0) {   // what crossed in segment t - 1 goes on inside the units
             for (const auto &u : units) {
                 se.allgather_sets_direct(u, came, lv, r0 + t);
+            }
+            for (int c : all) {
+                held[c] = set_union(held[c], came[c]);
             }
         }
         if (t == m) {
@@ -201,22 +196,8 @@ void pipelined_top(const Rails &R, SliceEmitter &se, std::vector<std::vector<int
             }
         }
     }
-    // Every carrier of a unit: the unit's parts and its rails' parts from every top child.
-    for (const auto &u : units) {
-        std::vector<int> have;
-        for (int c : u) {
-            for (const auto &mem : tops) {
-                if (std::find(mem.begin(), mem.end(), c) != mem.end()) {
-                    for (int x : mem) {
-                        have = unite(have, carried[x]);
-                    }
-                }
-            }
-        }
-        for (int c : u) {
-            held[c] = have;
-            cur[c] = r0 + m + 1;
-        }
+    for (int c : all) {
+        cur[c] = r0 + m + 1;
     }
 }
 
@@ -245,7 +226,7 @@ Plan rail_allgather(const PlanInput &in, Rails &R, int tk, const LevelFn &lv, in
     }
     auto hand_over = [&](int from, int to) {   // `to` takes from's parts and carries them on
         se.give_parts(from, to, held[from], lv(from, to));
-        held[to] = unite(held[to], held[from]);
+        held[to] = set_union(held[to], held[from]);
     };
     // Up: the children past S_l hand their rails' parts to child (index mod S_l).
     R.carrier.assign(R.top, {});
@@ -298,7 +279,7 @@ Plan rail_allgather(const PlanInput &in, Rails &R, int tk, const LevelFn &lv, in
                     const std::vector<int> members = R.carriers(L, g, q);
                     se.allgather_sets_direct(members, carried, lv, early_round[k++]);
                     for (int r : members) {
-                        held[r] = unite(held[r], carried[r]);
+                        held[r] = set_union(held[r], carried[r]);
                     }
                 }
             }

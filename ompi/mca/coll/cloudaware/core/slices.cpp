@@ -35,13 +35,6 @@ std::vector<Block> runs_of(const std::vector<int> &parts)
     return out;
 }
 
-std::vector<int> merged(const std::vector<int> &a, const std::vector<int> &b)
-{
-    std::vector<int> out;
-    std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-    return out;
-}
-
 }  // namespace
 
 std::vector<Block> SliceEmitter::pieces(Block range, int p)
@@ -279,7 +272,7 @@ void SliceEmitter::allgather_sets_ring(const std::vector<int> &ranks,
     std::vector<int> all;
     for (int i = 0; i < p; ++i) {
         orig[i] = held[ranks[i]];
-        all = merged(all, orig[i]);
+        all = set_union(all, orig[i]);
     }
     const int b0 = base(ranks);
     for (int k = 0; k < p - 1; ++k) {
@@ -304,7 +297,7 @@ void SliceEmitter::allgather_sets_doubling(const std::vector<int> &ranks,
     for (int i = 0; i < p - p2; ++i) {
         const int e = ranks[p2 + i], q = ranks[i];
         give_parts(e, q, held[e], lv(e, q));
-        held[q] = merged(held[q], held[e]);
+        held[q] = set_union(held[q], held[e]);
     }
     if (p2 >= 2) {
         const std::vector<int> core(ranks.begin(), ranks.begin() + p2);
@@ -316,7 +309,7 @@ void SliceEmitter::allgather_sets_doubling(const std::vector<int> &ranks,
                 for (const Block &run : runs_of(held[a])) {
                     xfer(a, c, round, CACORE_BUF_OUT, run, lv(a, c));
                 }
-                next[i] = merged(held[a], held[c]);
+                next[i] = set_union(held[a], held[c]);
             }
             for (int i = 0; i < p2; ++i) {
                 held[ranks[i]] = next[i];
@@ -347,7 +340,7 @@ void SliceEmitter::allgather_sets_direct(const std::vector<int> &ranks,
     const int r = at >= 0 ? at : base(ranks);
     std::vector<int> all;
     for (int a : ranks) {
-        all = merged(all, held[a]);
+        all = set_union(all, held[a]);
     }
     for (int j = 0; j < p; ++j) {
         const int to = ranks[j];
