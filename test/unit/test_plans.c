@@ -65,7 +65,7 @@ static void check_plan(cacore_matrix_t *m, int nranks, const int *rank_node, cac
     cacore_plan_free(p);
 }
 
-/* Split-rail parameters with these patterns inside nodes, at the group levels and across the top. */
+/* Split-rail parameters: these patterns inside nodes, at the group levels and across the top. */
 static cacore_plan_params_t rail_params(int node, int group, int top)
 {
     cacore_plan_params_t pp;
