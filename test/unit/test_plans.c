@@ -347,6 +347,45 @@ END_TEST
 /* 4 nodes in one group, 0 -> 1 and 2 -> 0 faster than the other pairs: a chain ordered for the
  * broadcast alone starts 0 -> 1, one ordered for the reduce alone ends 2 -> 0, and the two would
  * send both halves the same way over 1 -> 2. */
+/* 16 nodes in 4 racks of 4 whose uplinks pair up: racks 0-1 and 2-3 closer to each other than
+ * across. The hierarchy has two levels of groups (racks, pairs of racks); a rail allgather whose
+ * top is the pairs makes every rack's data cross its pair's uplinks first. With the racks
+ * directly under the top each part crosses every uplink once, which the model prices lower. */
+static double paired_racks_bw(int i, int j, void *ctx)
+{
+    (void) ctx;
+    if (i / 4 == j / 4) {
+        return 1e8;
+    }
+    return (i / 8 == j / 8 ? 1e7 : 4e6) * (1.0 + 0.05 * ((i * 7 + j * 3) % 5));
+}
+
+START_TEST(rail_allgather_racks_under_top)
+{
+    cacore_matrix_t *m = tu_matrix(16, rack_lat, paired_racks_bw, &(int){4});
+    int rank_node[16];
+    for (int r = 0; r < 16; ++r) {
+        rank_node[r] = r;
+    }
+    cacore_hierarchy_t *h = NULL;
+    char err[256];
+    ck_assert_int_eq(cacore_hierarchy_build(m, 1 << 20, NULL, &h, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_hierarchy_levels(h), 4);
+    cacore_hierarchy_free(h);
+    cacore_plan_params_t pp = rail_params(CACORE_PAT_AUTO, CACORE_PAT_AUTO, CACORE_PAT_AUTO);
+    cacore_plan_t *p = NULL;
+    ck_assert_int_eq(cacore_plan_build(m, 16, rank_node, CACORE_COLL_ALLGATHER, 0, 1 << 20,
+                                       1 << 18, &pp, &p, err, sizeof err),
+                     CACORE_OK);
+    /* over the pairs: "rail node=flat:1 group1=ring:4 group2=ring:2 top=ring", 0.97 s */
+    ck_assert_str_eq(cacore_plan_describe(p), "rail node=flat:1 group1=ring:4 top=ring");
+    ck_assert_double_lt(cacore_plan_predicted(p), 0.9);
+    ck_assert_int_eq(cacore_plan_check(p, err, sizeof err), CACORE_OK);
+    cacore_plan_free(p);
+    cacore_matrix_free(m);
+}
+END_TEST
+
 static double skew_bw(int i, int j, void *ctx)
 {
     (void) ctx;
@@ -476,6 +515,7 @@ int main(void)
     tcase_add_test(tc, rail_plans_complete);
     tcase_add_test(tc, rail_plan_shape);
     tcase_add_test(tc, rail_allgather_direct_overlaps_top);
+    tcase_add_test(tc, rail_allgather_racks_under_top);
     tcase_add_test(tc, allreduce_chain_halves_run_opposite_ways);
     tcase_add_test(tc, order_preservation_is_reported);
     tcase_add_test(tc, bad_inputs_are_errors);

@@ -46,5 +46,9 @@ private:
 // are filled in (leaders.hpp). bytes selects M(m).
 Hierarchy build_hierarchy(const Matrix &m, double bytes, const HierParams &p);
 
+// Levels 0..l of h (0 < l < h.top()) under one top group whose children are level l's groups,
+// with h's top leader.
+Hierarchy collapse_above(const Hierarchy &h, int l);
+
 }  // namespace cacore
 #endif

@@ -266,7 +266,7 @@ Plan choose_cool(const PlanInput &in, const Layout &lay, const PlanParams &p)
 
 // Split rails (rail_plan.hpp): the best predicted split inside nodes, at the group levels (when
 // the hierarchy has any below the top) and pattern across the top.
-Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
+Plan choose_rail_on(const PlanInput &in, const Layout &lay, const PlanParams &p)
 {
     const bool ag = in.coll == CACORE_COLL_ALLGATHER;
     std::vector<int> split{CACORE_PAT_FLAT, CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER};
@@ -328,6 +328,24 @@ Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
         }
     }
     return std::move(best.plan);
+}
+
+// The rail over the hierarchy as built and, with more than one level of groups, over its finest
+// groups directly under the top: on cloud-16 (4 racks, paired by the hierarchy) the pairs of
+// racks made every rack's data cross the uplinks of its pair first; with the racks as the top's
+// children each part crosses every uplink once.
+Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
+{
+    Plan pl = choose_rail_on(in, lay, p);
+    if (lay.hier.top() > 2) {
+        Layout flat = lay;
+        flat.hier = collapse_above(lay.hier, 1);
+        Plan alt = choose_rail_on(in, flat, p);
+        if (alt.predicted_s < pl.predicted_s) {
+            return alt;
+        }
+    }
+    return pl;
 }
 
 }  // namespace
