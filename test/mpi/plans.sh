@@ -101,13 +101,21 @@ colls="bcast allreduce allgather" run "split rails, Rabenseifner" --mca coll_clo
     --mca coll_cloudaware_pattern_group rabenseifner --mca coll_cloudaware_pattern_top rabenseifner
 expect_in_log "allreduce of [0-9]* bytes: rail node=rabenseifner:1 .*top=rabenseifner"
 # Allgather's direct exchanges at every level, the racks' own parts while they cross, the top in
-# segments of 256 KiB for 1 Mi elements per rank (8 ranks).
-np=8 large=--large colls="allgather" run "split rails, direct" --mca coll_cloudaware_min_gain 0 \
+# segments of 256 KiB for 1 Mi elements per rank (8 ranks); allreduce's direct reduce-scatters
+# and allgathers (3 temporary buffers' worth of operands at once), also over 7 ranks (a node of
+# one: its rank folds into its rack peer's).
+np=8 large=--large colls="allgather allreduce" run "split rails, direct" \
+    --mca coll_cloudaware_min_gain 0 \
     --mca coll_cloudaware_algorithm rail --mca coll_cloudaware_pattern_node direct \
     --mca coll_cloudaware_pattern_group direct --mca coll_cloudaware_pattern_top direct \
     --mca coll_cloudaware_segment_size 262144
 expect_in_log "allgather of 4194304 bytes: rail node=direct:2 group1=direct:2 .*segments=16 "
 expect_in_log "allgather of 4096 bytes: rail node=direct:2 group1=direct:2 top=direct ("
+expect_in_log "allreduce of [0-9]* bytes: rail node=direct:2 group1=direct:2 top=direct ("
+colls="allreduce" run "split rails, direct, uneven" --mca coll_cloudaware_min_gain 0 \
+    --mca coll_cloudaware_algorithm rail --mca coll_cloudaware_pattern_node direct \
+    --mca coll_cloudaware_pattern_group direct --mca coll_cloudaware_pattern_top direct
+expect_in_log "allreduce of [0-9]* bytes: rail node=direct:1 group1=direct:2 top=direct ("
 colls="bcast reduce gather scatter" run "CMPI Algorithm 4 trees" --mca coll_cloudaware_min_gain 0 \
     --mca coll_cloudaware_algorithm tree
 expect_in_log "gather of [0-9]* bytes: tree (CMPI Alg. 4)"

@@ -172,7 +172,7 @@ START_TEST(rail_plans_complete)
     const int nnodes = 6;
     cacore_matrix_t *m = racks_matrix(nnodes, 3);
     int rank_node[65];
-    /* direct: allgather's own split and top pattern (the others run a ring instead) */
+    /* direct: allgather's and allreduce's split and top pattern (bcast runs a ring instead) */
     const int node_pats[] = {CACORE_PAT_FLAT, CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER,
                              CACORE_PAT_DIRECT};
     const int top_pats[] = {CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER, CACORE_PAT_RECDBL,
@@ -347,6 +347,52 @@ END_TEST
 /* 4 nodes in one group, 0 -> 1 and 2 -> 0 faster than the other pairs: a chain ordered for the
  * broadcast alone starts 0 -> 1, one ordered for the reduce alone ends 2 -> 0, and the two would
  * send both halves the same way over 1 -> 2. */
+/* A rail allreduce direct inside the racks and across them (2 racks of 4 nodes, one rank each):
+ * every rank sends each rack peer that peer's piece in one round (the reduce-scatter) and its
+ * own piece to each in one more (the allgather), with the 3 operands of a piece in 3 temporary
+ * buffers; a ring would take 3 rounds each way. */
+START_TEST(rail_allreduce_direct_one_round)
+{
+    cacore_matrix_t *m = racks_matrix(8, 4);
+    int rank_node[8];
+    for (int r = 0; r < 8; ++r) {
+        rank_node[r] = r;
+    }
+    cacore_plan_params_t pp = rail_params(CACORE_PAT_FLAT, CACORE_PAT_DIRECT, CACORE_PAT_DIRECT);
+    cacore_plan_t *p = NULL;
+    char err[256];
+    ck_assert_int_eq(cacore_plan_build(m, 8, rank_node, CACORE_COLL_ALLREDUCE, 0, 1 << 20,
+                                       1 << 18, &pp, &p, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_str_eq(cacore_plan_describe(p), "rail node=flat:1 group1=direct:4 top=direct");
+    ck_assert_int_eq(cacore_plan_check(p, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_plan_ntmp(p), 3);
+    for (int r = 0; r < 8; ++r) {
+        int rounds[2] = {-1, -1}, nrounds = 0, sends = 0, across = 0;
+        for (int i = 0; i < cacore_plan_nsteps(p, r); ++i) {
+            const cacore_step_t *st = &cacore_plan_steps(p, r)[i];
+            if (st->kind != CACORE_STEP_SEND) {
+                continue;
+            }
+            if (st->peer / 4 != r / 4) {
+                ++across;
+                continue;
+            }
+            ++sends;
+            if (nrounds == 0 || rounds[nrounds - 1] != st->round) {
+                ck_assert_int_lt(nrounds, 2);
+                rounds[nrounds++] = st->round;
+            }
+        }
+        ck_assert_int_eq(nrounds, 2);
+        ck_assert_int_eq(sends, 6);
+        ck_assert_int_eq(across, 2);   /* its quarter to its rail's peer rack, both ways */
+    }
+    cacore_plan_free(p);
+    cacore_matrix_free(m);
+}
+END_TEST
+
 /* 16 nodes in 4 racks of 4 whose uplinks pair up: racks 0-1 and 2-3 closer to each other than
  * across. The hierarchy has two levels of groups (racks, pairs of racks); a rail allgather whose
  * top is the pairs makes every rack's data cross its pair's uplinks first. With the racks
@@ -516,6 +562,7 @@ int main(void)
     tcase_add_test(tc, rail_plan_shape);
     tcase_add_test(tc, rail_allgather_direct_overlaps_top);
     tcase_add_test(tc, rail_allgather_racks_under_top);
+    tcase_add_test(tc, rail_allreduce_direct_one_round);
     tcase_add_test(tc, allreduce_chain_halves_run_opposite_ways);
     tcase_add_test(tc, order_preservation_is_reported);
     tcase_add_test(tc, bad_inputs_are_errors);

@@ -318,7 +318,8 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
         snprintf(help, sizeof(help),
                  "Pattern of COOL plans %s: auto (default: chosen by the cost model), flat, "
                  "binomial, recdbl, ring, chain (pipelined), dualtree (bcast), rabenseifner "
-                 "(allreduce) or direct (rail allgather; COOL: flat).", level_help[l]);
+                 "(allreduce) or direct (rail allgather and allreduce; COOL: flat).",
+                 level_help[l]);
         register_enum(name, help, OPAL_INFO_LVL_5, name_enum(cacore_pattern_name, patterns),
                       &c->pattern[l]);
     }

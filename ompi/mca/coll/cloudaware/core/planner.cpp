@@ -270,13 +270,14 @@ Plan choose_rail_on(const PlanInput &in, const Layout &lay, const PlanParams &p)
 {
     const bool ag = in.coll == CACORE_COLL_ALLGATHER;
     std::vector<int> split{CACORE_PAT_FLAT, CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER};
-    if (ag) {
+    if (in.coll != CACORE_COLL_BCAST) {
         split.push_back(CACORE_PAT_DIRECT);
     }
     std::array<std::vector<int>, CACORE_PLAN_LEVELS> cands{
         split, lay.hier.top() >= 2 ? split : std::vector<int>{CACORE_PAT_FLAT},
         in.coll == CACORE_COLL_ALLREDUCE
-            ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER, CACORE_PAT_RECDBL}
+            ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RABENSEIFNER, CACORE_PAT_RECDBL,
+                               CACORE_PAT_DIRECT}
         : in.coll == CACORE_COLL_BCAST
             ? std::vector<int>{CACORE_PAT_RING, CACORE_PAT_BINOMIAL}
             : std::vector<int>{CACORE_PAT_RING, CACORE_PAT_RECDBL, CACORE_PAT_DIRECT}};

@@ -21,10 +21,14 @@ namespace cacore {
 
 namespace {
 
+// A direct reduce-scatter of p participants needs p - 1 temporary buffers of the whole vector:
+// above this many participants an allreduce level asked for direct runs ring.
+constexpr int kMaxDirectReduce = 8;
+
 int split_kind(cacore_coll_t c, int pat)
 {
     return pat == CACORE_PAT_FLAT || pat == CACORE_PAT_RABENSEIFNER ||
-                   (pat == CACORE_PAT_DIRECT && c == CACORE_COLL_ALLGATHER)
+                   (pat == CACORE_PAT_DIRECT && c != CACORE_COLL_BCAST)
                ? pat
                : CACORE_PAT_RING;
 }
@@ -39,7 +43,9 @@ int top_kind(cacore_coll_t c, int pat)
                : pat == CACORE_PAT_DIRECT                                 ? CACORE_PAT_DIRECT
                                                                           : CACORE_PAT_RING;
     }
-    return pat == CACORE_PAT_RECDBL || pat == CACORE_PAT_RABENSEIFNER ? pat : CACORE_PAT_RING;
+    return pat == CACORE_PAT_RECDBL || pat == CACORE_PAT_RABENSEIFNER || pat == CACORE_PAT_DIRECT
+               ? pat
+               : CACORE_PAT_RING;
 }
 
 // The units of the recursion: level 0 = the nodes (children: their ranks), level l >= 1 = the
@@ -56,10 +62,13 @@ struct Rails {
         : lay(l), top(l.hier.top())
     {
         for (int lv = 0; lv < top; ++lv) {
-            const int k = split_kind(c, pat[std::min(lv, 1)]);
+            int k = split_kind(c, pat[std::min(lv, 1)]);
             int fewest = 1 << 30;
             for (int g = 0; g < ngroups(lv); ++g) {
                 fewest = std::min(fewest, static_cast<int>(children(lv, g).size()));
+            }
+            if (k == CACORE_PAT_DIRECT && c == CACORE_COLL_ALLREDUCE && fewest > kMaxDirectReduce) {
+                k = CACORE_PAT_RING;
             }
             kind.push_back(k);
             split.push_back(k == CACORE_PAT_FLAT ? 1
@@ -329,6 +338,8 @@ void rails_down(const Rails &R, SliceEmitter &se, int nb, const LevelFn &lv, int
                 const std::vector<int> members = R.carriers(l, g, q);
                 if (R.kind[l] == CACORE_PAT_RABENSEIFNER) {
                     se.allgather_doubling(members, pcs[q], lv);
+                } else if (R.kind[l] == CACORE_PAT_DIRECT) {
+                    se.allgather_direct(members, pcs[q], lv);
                 } else {
                     se.allgather_ring(members, pcs[q], lv);
                 }
@@ -347,8 +358,11 @@ Plan rail_allreduce(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
 {
     const int n = static_cast<int>(in.rank_node.size());
     const int m_top = static_cast<int>(R.children(R.top, 0).size());
+    if (tk == CACORE_PAT_DIRECT && m_top > kMaxDirectReduce) {
+        tk = CACORE_PAT_RING;
+    }
     auto need_of = [&](int kind) {
-        return m_top < 2 ? 1 : kind == CACORE_PAT_RING ? m_top
+        return m_top < 2 ? 1 : kind == CACORE_PAT_RING || kind == CACORE_PAT_DIRECT ? m_top
                              : kind == CACORE_PAT_RABENSEIFNER ? SliceEmitter::pow2_floor(m_top)
                                                                 : 1;
     };
@@ -372,7 +386,7 @@ Plan rail_allreduce(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
     }
     // Up: the children past S_l fold their pieces into child (index mod S_l); the first S_l
     // reduce-scatter every piece into S_l sub-pieces (ring: participant i ends with sub-piece
-    // i + 1, halving: with sub-piece i).
+    // i + 1, halving and direct: with sub-piece i).
     R.carrier.assign(R.top, {});
     for (int l = 0; l < R.top; ++l) {
         const int S = R.split[l], P = R.pieces_below(l);
@@ -386,14 +400,17 @@ Plan rail_allreduce(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
                     se.fold(e, p, pcs[q], lv(e, p));
                 }
                 const std::vector<int> members = R.carriers(l, g, q);
-                const bool halving = R.kind[l] == CACORE_PAT_RABENSEIFNER;
-                if (halving) {
+                const bool ring = R.kind[l] != CACORE_PAT_RABENSEIFNER &&
+                                  R.kind[l] != CACORE_PAT_DIRECT;
+                if (R.kind[l] == CACORE_PAT_RABENSEIFNER) {
                     se.reduce_scatter_halving(members, pcs[q], lv);
+                } else if (R.kind[l] == CACORE_PAT_DIRECT) {
+                    se.reduce_scatter_direct(members, pcs[q], lv);
                 } else {
                     se.reduce_scatter_ring(members, pcs[q], lv);
                 }
                 for (int s = 0; s < S; ++s) {
-                    R.carrier[l][g][q * S + s] = members[halving ? s : (s + S - 1) % S];
+                    R.carrier[l][g][q * S + s] = members[ring ? (s + S - 1) % S : s];
                 }
             }
         }
@@ -409,6 +426,9 @@ Plan rail_allreduce(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
             } else if (tk == CACORE_PAT_RABENSEIFNER) {
                 se.reduce_scatter_halving(members, pcs[q], lv);
                 se.allgather_doubling(members, pcs[q], lv);
+            } else if (tk == CACORE_PAT_DIRECT) {
+                se.reduce_scatter_direct(members, pcs[q], lv);
+                se.allgather_direct(members, pcs[q], lv);
             } else {
                 se.allreduce_recdbl(members, pcs[q], lv);
             }

@@ -114,6 +114,52 @@ void SliceEmitter::reduce_scatter_ring(const std::vector<int> &ranks, Block rang
     }
 }
 
+void SliceEmitter::reduce_scatter_direct(const std::vector<int> &ranks, Block range,
+                                         const LevelFn &lv)
+{
+    const int p = static_cast<int>(ranks.size());
+    if (p < 2) {
+        return;
+    }
+    const auto pcs = pieces(range, p);
+    const int b0 = base(ranks);
+    for (int i = 0; i < p; ++i) {
+        for (int k = 1; k < p; ++k) {
+            const int a = ranks[mod(i + k, p)];
+            xfer(a, ranks[i], b0, CACORE_BUF_TMP0 + k - 1, pcs[i], lv(a, ranks[i]));
+        }
+    }
+    for (int i = 0; i < p; ++i) {
+        for (int k = 1; k < p; ++k) {
+            const int a = ranks[mod(i + k, p)], c = ranks[i];
+            b_.reduce(c, b0 + 1, lv(a, c), CACORE_BUF_OUT, CACORE_BUF_TMP0 + k - 1, a < c,
+                      pcs[i].first, pcs[i].second);
+        }
+    }
+    for (int r : ranks) {
+        cur_[r] = b0 + 1;
+    }
+}
+
+void SliceEmitter::allgather_direct(const std::vector<int> &ranks, Block range, const LevelFn &lv)
+{
+    const int p = static_cast<int>(ranks.size());
+    if (p < 2) {
+        return;
+    }
+    const auto pcs = pieces(range, p);
+    const int b0 = base(ranks);
+    for (int i = 0; i < p; ++i) {
+        for (int k = 1; k < p; ++k) {
+            const int c = ranks[mod(i + k, p)];
+            xfer(ranks[i], c, b0, CACORE_BUF_OUT, pcs[i], lv(ranks[i], c));
+        }
+    }
+    for (int r : ranks) {
+        cur_[r] = b0 + 1;
+    }
+}
+
 void SliceEmitter::allgather_ring(const std::vector<int> &ranks, Block range, const LevelFn &lv)
 {
     const int p = static_cast<int>(ranks.size());

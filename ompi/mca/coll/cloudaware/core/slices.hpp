@@ -33,7 +33,13 @@ public:
     // participant i < p2 holds piece i of p2 pieces, the others nothing.
     void reduce_scatter_ring(const std::vector<int> &ranks, Block range, const LevelFn &lv);
     void reduce_scatter_halving(const std::vector<int> &ranks, Block range, const LevelFn &lv);
-    // The inverses: every participant ends with the whole range.
+    // Direct: every participant sends each other participant that one's piece, all in one round,
+    // and participant i ends with piece i reduced over all (its p - 1 operands land in TMP0 ..
+    // TMP0 + p - 2: p - 1 temporary buffers).
+    void reduce_scatter_direct(const std::vector<int> &ranks, Block range, const LevelFn &lv);
+    // The inverses: every participant ends with the whole range (direct: participant i sends
+    // piece i to all others in one round).
+    void allgather_direct(const std::vector<int> &ranks, Block range, const LevelFn &lv);
     void allgather_ring(const std::vector<int> &ranks, Block range, const LevelFn &lv);
     void allgather_doubling(const std::vector<int> &ranks, Block range, const LevelFn &lv);
     // Whole-range recursive doubling (latency-optimal: log p rounds of the whole range).
