@@ -117,31 +117,16 @@ void SliceEmitter::reduce_scatter_ring(const std::vector<int> &ranks, Block rang
 void SliceEmitter::reduce_scatter_direct(const std::vector<int> &ranks, Block range,
                                          const LevelFn &lv)
 {
-    const int p = static_cast<int>(ranks.size());
-    if (p < 2) {
-        return;
-    }
-    const auto pcs = pieces(range, p);
-    const int b0 = base(ranks);
-    for (int i = 0; i < p; ++i) {
-        for (int k = 1; k < p; ++k) {
-            const int a = ranks[mod(i + k, p)];
-            xfer(a, ranks[i], b0, CACORE_BUF_TMP0 + k - 1, pcs[i], lv(a, ranks[i]));
-        }
-    }
-    for (int i = 0; i < p; ++i) {
-        for (int k = 1; k < p; ++k) {
-            const int a = ranks[mod(i + k, p)], c = ranks[i];
-            b_.reduce(c, b0 + 1, lv(a, c), CACORE_BUF_OUT, CACORE_BUF_TMP0 + k - 1, a < c,
-                      pcs[i].first, pcs[i].second);
-        }
-    }
-    for (int r : ranks) {
-        cur_[r] = b0 + 1;
-    }
+    direct(ranks, range, lv, true);
 }
 
 void SliceEmitter::allgather_direct(const std::vector<int> &ranks, Block range, const LevelFn &lv)
+{
+    direct(ranks, range, lv, false);
+}
+
+void SliceEmitter::direct(const std::vector<int> &ranks, Block range, const LevelFn &lv,
+                          bool reduce)
 {
     const int p = static_cast<int>(ranks.size());
     if (p < 2) {
@@ -151,8 +136,19 @@ void SliceEmitter::allgather_direct(const std::vector<int> &ranks, Block range, 
     const int b0 = base(ranks);
     for (int i = 0; i < p; ++i) {
         for (int k = 1; k < p; ++k) {
-            const int c = ranks[mod(i + k, p)];
-            xfer(ranks[i], c, b0, CACORE_BUF_OUT, pcs[i], lv(ranks[i], c));
+            const int a = ranks[i], c = ranks[mod(i + k, p)];
+            if (reduce) {
+                xfer(c, a, b0, CACORE_BUF_TMP0 + k - 1, pcs[i], lv(c, a));
+            } else {
+                xfer(a, c, b0, CACORE_BUF_OUT, pcs[i], lv(a, c));
+            }
+        }
+    }
+    for (int i = 0; reduce && i < p; ++i) {
+        for (int k = 1; k < p; ++k) {
+            const int a = ranks[i], c = ranks[mod(i + k, p)];
+            b_.reduce(a, b0 + 1, lv(c, a), CACORE_BUF_OUT, CACORE_BUF_TMP0 + k - 1, c < a,
+                      pcs[i].first, pcs[i].second);
         }
     }
     for (int r : ranks) {

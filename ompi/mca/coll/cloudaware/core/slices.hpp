@@ -75,6 +75,10 @@ public:
     int base(const std::vector<int> &ranks) const;
 
 private:
+    // One round in which every participant i and each other exchange piece i: the others send
+    // their partials of it to i (reduce: into TMP0 + k - 1, reduced into OUT the next round), or
+    // i sends its piece to them.
+    void direct(const std::vector<int> &ranks, Block range, const LevelFn &lv, bool reduce);
     void xfer(int from, int to, int round, int to_buf, Block range, int level);
 
     PlanBuilder &b_;
