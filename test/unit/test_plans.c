@@ -344,9 +344,6 @@ START_TEST(rail_allgather_direct_overlaps_top)
 }
 END_TEST
 
-/* 4 nodes in one group, 0 -> 1 and 2 -> 0 faster than the other pairs: a chain ordered for the
- * broadcast alone starts 0 -> 1, one ordered for the reduce alone ends 2 -> 0, and the two would
- * send both halves the same way over 1 -> 2. */
 /* A rail allreduce direct inside the racks and across them (2 racks of 4 nodes, one rank each):
  * every rank sends each rack peer that peer's piece in one round (the reduce-scatter) and its
  * own piece to each in one more (the allgather), with the 3 operands of a piece in 3 temporary
@@ -432,6 +429,9 @@ START_TEST(rail_allgather_racks_under_top)
 }
 END_TEST
 
+/* 4 nodes in one group, 0 -> 1 and 2 -> 0 faster than the other pairs: a chain ordered for the
+ * broadcast alone starts 0 -> 1, one ordered for the reduce alone ends 2 -> 0, and the two would
+ * send both halves the same way over 1 -> 2. */
 static double skew_bw(int i, int j, void *ctx)
 {
     (void) ctx;

@@ -185,6 +185,10 @@ void refine(const Matrix &m, double bytes, const Hierarchy &h, const Units &U,
         }
         return s;
     };
+    std::vector<double> inner(U.u);   // a unit's own pairs: the same wherever it goes
+    for (int unit = 0; unit < U.u; ++unit) {
+        inner[unit] = between(unit, unit);
+    }
     bool swapped = true;
     for (int pass = 0; swapped && pass < 16; ++pass) {
         swapped = false;
@@ -194,8 +198,8 @@ void refine(const Matrix &m, double bytes, const Hierarchy &h, const Units &U,
                 if (a == b || U.size[p] != U.size[q]) {
                     continue;
                 }
-                const double before = unit_to_group(p, a) - between(p, p) +
-                                      unit_to_group(q, b) - between(q, q);
+                const double before =
+                    unit_to_group(p, a) - inner[p] + unit_to_group(q, b) - inner[q];
                 const double after = unit_to_group(p, b) + unit_to_group(q, a) - 2 * between(p, q);
                 if (before - after <= 0.01 * before) {
                     continue;

@@ -22,8 +22,13 @@ namespace cacore {
 namespace {
 
 // A direct reduce-scatter of p participants needs p - 1 temporary buffers of the whole vector:
-// above this many participants an allreduce level asked for direct runs ring.
+// above this many participants an allreduce level or top asked for direct runs ring.
 constexpr int kMaxDirectReduce = 8;
+
+int allreduce_kind(int kind, int participants)
+{
+    return kind == CACORE_PAT_DIRECT && participants > kMaxDirectReduce ? CACORE_PAT_RING : kind;
+}
 
 int split_kind(cacore_coll_t c, int pat)
 {
@@ -67,8 +72,8 @@ struct Rails {
             for (int g = 0; g < ngroups(lv); ++g) {
                 fewest = std::min(fewest, static_cast<int>(children(lv, g).size()));
             }
-            if (k == CACORE_PAT_DIRECT && c == CACORE_COLL_ALLREDUCE && fewest > kMaxDirectReduce) {
-                k = CACORE_PAT_RING;
+            if (c == CACORE_COLL_ALLREDUCE) {
+                k = allreduce_kind(k, fewest);
             }
             kind.push_back(k);
             split.push_back(k == CACORE_PAT_FLAT ? 1
@@ -358,9 +363,7 @@ Plan rail_allreduce(const PlanInput &in, Rails &R, int tk, const LevelFn &lv)
 {
     const int n = static_cast<int>(in.rank_node.size());
     const int m_top = static_cast<int>(R.children(R.top, 0).size());
-    if (tk == CACORE_PAT_DIRECT && m_top > kMaxDirectReduce) {
-        tk = CACORE_PAT_RING;
-    }
+    tk = allreduce_kind(tk, m_top);
     auto need_of = [&](int kind) {
         return m_top < 2 ? 1 : kind == CACORE_PAT_RING || kind == CACORE_PAT_DIRECT ? m_top
                              : kind == CACORE_PAT_RABENSEIFNER ? SliceEmitter::pow2_floor(m_top)
