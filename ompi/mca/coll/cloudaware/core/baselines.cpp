@@ -122,7 +122,7 @@ Plan build_ring(const PlanInput &in, int nsegs)
     case CACORE_COLL_BCAST: e.bcast_pipelined(ranks, {chain_tree(n)}, lv, nb); break;
     case CACORE_COLL_REDUCE: {
         // the chain ends at the root: rank order root+1, ..., root-1 feeds into root
-        e.reduce_pipelined(ranks, chain_tree(n), lv, nb);
+        e.reduce_pipelined(ranks, {chain_tree(n)}, lv, nb);
         break;
     }
     case CACORE_COLL_ALLREDUCE:

@@ -218,7 +218,8 @@ typedef enum {
 } cacore_pattern_t;
 
 typedef enum {
-    CACORE_ALGO_AUTO = 0,    /* the best predicted: COOL, TREE, (no forced pattern) BINOMIAL, RAIL */
+    CACORE_ALGO_AUTO = 0,    /* the best predicted: COOL, TREE, (no forced pattern) BINOMIAL, RAIL,
+                                LANES */
     CACORE_ALGO_COOL,        /* node -> group -> ... -> top, a pattern per level */
     CACORE_ALGO_TREE,        /* CMPI Algorithm 4 tree over nodes (gather, scatter; bcast, reduce) */
     CACORE_ALGO_BINOMIAL,    /* baseline: flat binomial tree over ranks (as tuned) */
@@ -227,6 +228,9 @@ typedef enum {
                                 what tuned does for large blocks) */
     CACORE_ALGO_RAIL,        /* allreduce, allgather, bcast: split rails, every rank of a node
                                 carries a slice across the nodes (docs/model.md) */
+    CACORE_ALGO_LANES,       /* bcast, reduce: the segments take turns over k trees across the
+                                node leaders, each crossing the groups' boundaries over its own
+                                host pairs (docs/model.md) */
     CACORE_ALGO_COUNT
 } cacore_algo_t;
 

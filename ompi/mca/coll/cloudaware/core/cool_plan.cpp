@@ -161,11 +161,11 @@ void emit_up(Emitter &e, cacore_coll_t c, int pat, const std::vector<int> &ranks
     switch (pat) {
     case CACORE_PAT_FLAT: e.reduce_tree(ranks, flat_tree(k), lv); break;
     case CACORE_PAT_CHAIN:
-    case CACORE_PAT_RING: e.reduce_pipelined(ranks, chain_tree(k), lv, nsegs); break;
+    case CACORE_PAT_RING: e.reduce_pipelined(ranks, {chain_tree(k)}, lv, nsegs); break;
     case CACORE_PAT_DUALTREE: {
         std::vector<int> a(k);
         std::iota(a.begin(), a.end(), 0);
-        e.reduce_pipelined(ranks, binary_tree(a), lv, nsegs);
+        e.reduce_pipelined(ranks, {binary_tree(a)}, lv, nsegs);
         break;
     }
     default: e.reduce_tree(ranks, binomial_tree(k), lv);

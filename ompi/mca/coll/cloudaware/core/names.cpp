@@ -19,7 +19,7 @@ const char *at(const char *const (&table)[N], int i)
 
 // Indexed by the enums of cloudaware_core.h; the static_asserts keep both in step.
 const char *const colls[] = {"bcast", "reduce", "allreduce", "gather", "scatter", "allgather"};
-const char *const algos[] = {"auto", "cool", "tree", "binomial", "ring", "linear", "rail"};
+const char *const algos[] = {"auto", "cool", "tree", "binomial", "ring", "linear", "rail", "lanes"};
 const char *const patterns[] = {"auto", "flat", "binomial", "recdbl", "ring", "chain", "dualtree",
                                        "rabenseifner", "direct"};
 const char *const levels[] = {"node", "group", "top"};

@@ -324,65 +324,90 @@ void Emitter::reduce_tree(const std::vector<int> &ranks, const Tree &t, const Le
     }
 }
 
-void Emitter::reduce_pipelined(const std::vector<int> &ranks, const Tree &t, const LevelFn &lv,
-                               int nsegs)
+void Emitter::reduce_pipelined(const std::vector<int> &ranks, const std::vector<Tree> &trees,
+                               const LevelFn &lv, int nsegs)
 {
     if (ranks.size() < 2) {
         return;
     }
     auto segs = segments(nb_, nsegs);
     const int nseg = static_cast<int>(segs.size());
-    auto h = heights(t);
-    // Leaves first so that the partial buffer of every child is final before it sends.
-    std::vector<int> order(t.size());
-    for (int i = 0; i < t.size(); ++i) {
-        order[i] = i;
+    const int ntrees = static_cast<int>(trees.size());
+    if (ntrees > 1) {
+        // A member folds segments of one tree into its partial while it sends segments of another
+        // from it: the partial starts as its own operand before any of them.
+        for (const Tree &t : trees) {
+            for (int v = 0; v < t.size(); ++v) {
+                if (!t.children[v].empty()) {
+                    ensure_acc(ranks[v], cursor_[ranks[v]], lv(ranks[v], ranks[t.children[v][0]]));
+                }
+            }
+        }
     }
-    std::stable_sort(order.begin(), order.end(), [&](int a, int c) { return h[a] < h[c]; });
-    // Each member's children land in landing slots of their own, not used by an earlier
-    // pipelined level: with the levels overlapping, that level may still fold from its slot.
-    // (Non-pipelined patterns are no hazard: their steps at a rank all come before its floor,
-    // where receives here start, or after everything placed here.)
-    std::vector<int> slot(t.size());
-    for (int v = 0; v < t.size(); ++v) {
-        slot[v] = landing_next_[ranks[v]];
-        landing_next_[ranks[v]] += static_cast<int>(t.children[v].size());
-    }
-    // sent[v][j]: round in which member v sends segment j up; arrived[v][j]: the round after the
-    // last of its children's segment j arrived at v.
-    std::vector<std::vector<int>> arrived(t.size(), std::vector<int>(nseg, 0));
-    for (int v : order) {
-        const int rv = ranks[v];
-        int last = -1;
-        for (int j = 0; j < nseg; ++j) {
-            const int first = segs[j].first, n = segs[j].second;
-            const int round = std::max({ready(rv, first, n), arrived[v][j], last + 1});
-            last = round;
-            int k = 0;
+    // Every tree folds from the members' own operands: each starts from the lowest ranks as they
+    // were, and afterwards a member's is the lowest over the trees.
+    const std::vector<int> low_before(low_);
+    std::vector<int> low_after(low_);
+    // Segment j goes up tree j mod ntrees.
+    for (int ti = 0; ti < ntrees; ++ti) {
+        const Tree &t = trees[ti];
+        auto h = heights(t);
+        // Leaves first so that the partial buffer of every child is final before it sends.
+        std::vector<int> order(t.size());
+        for (int i = 0; i < t.size(); ++i) {
+            order[i] = i;
+        }
+        std::stable_sort(order.begin(), order.end(), [&](int a, int c) { return h[a] < h[c]; });
+        // Each member's children land in landing slots of their own, not used by an earlier
+        // pipelined level or tree: with the levels overlapping, that level may still fold from
+        // its slot. (Non-pipelined patterns are no hazard: their steps at a rank all come before
+        // its floor, where receives here start, or after everything placed here.)
+        std::vector<int> slot(t.size());
+        for (int v = 0; v < t.size(); ++v) {
+            slot[v] = landing_next_[ranks[v]];
+            landing_next_[ranks[v]] += static_cast<int>(t.children[v].size());
+        }
+        // arrived[v][j]: the round after the last of its children's segment j arrived at v.
+        std::vector<std::vector<int>> arrived(t.size(), std::vector<int>(nseg, 0));
+        low_ = low_before;
+        for (int v : order) {
+            const int rv = ranks[v];
+            int last = -1;
+            for (int j = ti; j < nseg; j += ntrees) {
+                const int first = segs[j].first, n = segs[j].second;
+                const int round = std::max({ready(rv, first, n), arrived[v][j], last + 1});
+                last = round;
+                int k = 0;
+                for (int c : t.children[v]) {
+                    fold(rv, round, lv(ranks[c], rv), landing(slot[v] + k), ranks[c], first, n);
+                    ++k;
+                }
+                if (v != t.root) {
+                    const int p = t.parent[v];
+                    const int rp = ranks[p];
+                    const auto &sib = t.children[p];
+                    const int kidx =
+                        static_cast<int>(std::find(sib.begin(), sib.end(), v) - sib.begin());
+                    const int rr = std::max(round, cursor_[rp]);
+                    b_.transfer(rv, round, partial(rv), rp, rr, landing(slot[p] + kidx),
+                                lv(rv, rp), first, n);
+                    arrived[p][j] = std::max(arrived[p][j], rr + 1);
+                    bump_pipe(rp, rr + 1);
+                    bump_pipe(rv, round + 1);
+                } else {
+                    set_ready(rv, first, n, round);
+                    bump_pipe(rv, round + 1);
+                }
+            }
             for (int c : t.children[v]) {
-                fold(rv, round, lv(ranks[c], rv), landing(slot[v] + k), ranks[c], first, n);
-                ++k;
-            }
-            if (v != t.root) {
-                const int p = t.parent[v];
-                const int rp = ranks[p];
-                const auto &sib = t.children[p];
-                const int kidx = static_cast<int>(std::find(sib.begin(), sib.end(), v) - sib.begin());
-                const int rr = std::max(round, cursor_[rp]);
-                b_.transfer(rv, round, partial(rv), rp, rr, landing(slot[p] + kidx), lv(rv, rp),
-                            first, n);
-                arrived[p][j] = std::max(arrived[p][j], rr + 1);
-                bump_pipe(rp, rr + 1);
-                bump_pipe(rv, round + 1);
-            } else {
-                set_ready(rv, first, n, round);
-                bump_pipe(rv, round + 1);
+                low_[rv] = std::min(low_[rv], low_[ranks[c]]);
             }
         }
-        for (int c : t.children[v]) {
-            low_[rv] = std::min(low_[rv], low_[ranks[c]]);
+        for (int r = 0; r < n_; ++r) {
+            low_after[r] = std::min(low_after[r], low_[r]);
         }
     }
+    low_ = low_after;
 }
 
 // ---- gather-type -------------------------------------------------------------------------------

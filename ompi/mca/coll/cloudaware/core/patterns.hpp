@@ -47,7 +47,8 @@ public:
     void bcast_pipelined(const std::vector<int> &ranks, const std::vector<Tree> &trees,
                          const LevelFn &lv, int nsegs);  // several trees share the segments
     void reduce_tree(const std::vector<int> &ranks, const Tree &t, const LevelFn &lv);
-    void reduce_pipelined(const std::vector<int> &ranks, const Tree &t, const LevelFn &lv, int nsegs);
+    void reduce_pipelined(const std::vector<int> &ranks, const std::vector<Tree> &trees,
+                          const LevelFn &lv, int nsegs);  // several trees share the segments
     void gather_tree(const std::vector<int> &ranks, const Tree &t, const LevelFn &lv);
     // resp[i]: ranks whose parts participant i must end up holding (its whole subtree below).
     // concurrent: a parent posts all its sends in one round (flat/linear: the network shares the

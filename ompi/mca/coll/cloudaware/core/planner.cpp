@@ -8,6 +8,7 @@
 #include "baselines.hpp"
 #include "error.hpp"
 #include "names.hpp"
+#include "lanes_plan.hpp"
 #include "rail_plan.hpp"
 #include "relay.hpp"
 #include "simulate.hpp"
@@ -94,7 +95,14 @@ struct Best {
             }
             plan = std::move(p);
             have = true;
-        } else if (p.algo != plan.algo && (!second || p.predicted_s < second->predicted_s)) {
+        } else {
+            offer_second(std::move(p));
+        }
+    }
+    // Only as the best of the other algorithms (the live trial's alternative).
+    void offer_second(Plan &&p)
+    {
+        if ((!have || p.algo != plan.algo) && (!second || p.predicted_s < second->predicted_s)) {
             second = std::move(p);
         }
     }
@@ -349,6 +357,46 @@ Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
     return pl;
 }
 
+// Lanes (lanes_plan.hpp): 1 to 4 lanes, chains or the entry host serving its group, with three
+// segment counts, then every segment count for the best.
+Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p)
+{
+    std::vector<int> group_pats{CACORE_PAT_CHAIN, CACORE_PAT_FLAT};
+    if (p.pattern[1] == CACORE_PAT_CHAIN || p.pattern[1] == CACORE_PAT_FLAT) {
+        group_pats = {p.pattern[1]};
+    }
+    const int node_pat = p.pattern[0] == CACORE_PAT_FLAT ? CACORE_PAT_FLAT : CACORE_PAT_BINOMIAL;
+    const auto segs = seg_candidates(in, p);
+    Best best;
+    int best_k = 1, best_g = group_pats[0];
+    auto eval = [&](int k, int g, int s) {
+        Plan pl = build_lanes(in, lay, k, g, node_pat, s);
+        pl.predicted_s = predict_for(pl, in, p.cost);
+        if (!best.have || pl.predicted_s < best.plan.predicted_s) {
+            best_k = k;
+            best_g = g;
+        }
+        best.offer(std::move(pl));
+    };
+    // A lane's share no smaller than a segment (seg_candidates' 8 KiB): below it more lanes
+    // only add messages.
+    const int most = std::max(1, std::min({4, static_cast<int>(lay.nodes.size()) - 1,
+                                           static_cast<int>(in.bytes / 8192)}));
+    for (int k = 1; k <= most; ++k) {
+        for (int g : group_pats) {
+            for (int s : segs) {
+                if (segs.size() == 1 || s == 4 || s == 16 || s == 64) {
+                    eval(k, g, s);
+                }
+            }
+        }
+    }
+    for (int s : segs) {
+        eval(best_k, best_g, s);
+    }
+    return std::move(best.plan);
+}
+
 }  // namespace
 
 Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *runner_up)
@@ -398,6 +446,24 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
             Plan rail = choose_rail(in, lay, p);
             if (!best.have || rail.predicted_s < best.plan.predicted_s * (1.0 - kTie)) {
                 offer_relayed(best, std::move(rail), in, p);
+            }
+        }
+        const bool lanes_apply = in.coll == CACORE_COLL_BCAST || in.coll == CACORE_COLL_REDUCE;
+        if (algo == CACORE_ALGO_LANES) {
+            if (!lanes_apply) {
+                fail_arg(std::string("the lanes algorithm does not implement ") +
+                         coll_name(in.coll));
+            }
+            offer_relayed(best, choose_lanes(in, lay, p), in, p);
+        } else if (algo == CACORE_ALGO_AUTO && lanes_apply && p.pattern[0] == CACORE_PAT_AUTO &&
+                   p.pattern[1] == CACORE_PAT_AUTO && p.pattern[2] == CACORE_PAT_AUTO) {
+            // More messages than a COOL plan, likewise; within a tie it is the alternative the
+            // live trial times against the plan.
+            Plan lanes = choose_lanes(in, lay, p);
+            if (!best.have || lanes.predicted_s < best.plan.predicted_s * (1.0 - kTie)) {
+                offer_relayed(best, std::move(lanes), in, p);
+            } else {
+                best.offer_second(std::move(lanes));
             }
         }
         if ((algo == CACORE_ALGO_AUTO || algo == CACORE_ALGO_TREE) && is_rooted(in.coll)) {

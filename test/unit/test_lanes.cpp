@@ -1,0 +1,225 @@
+// Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
+// SPDX-License-Identifier: BSD-3-Clause
+//
+// test_lanes.cpp - multi-lane bcast and reduce (lanes_plan.hpp, docs/model.md "Lanes"). The lane
+// trees span the node leaders, visit each group of nodes in one piece and cross every group
+// boundary over host pairs and entry hosts of their own; every lanes plan passes the symbolic
+// check for 1..65 ranks, ragged nodes, every root, 1 to 4 lanes, chains and flat groups; a capped
+// host serves no flat group; and the planner takes lanes where single cross-group pairs are slow.
+#include <check.h>
+
+#include "test_util.h"
+
+#include "lanes_plan.hpp"
+#include "planner.hpp"
+#include "simulate.hpp"
+
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace cacore;
+
+namespace {
+
+// n nodes in racks of `rack`; in-rack pairs `in_bw`, cross pairs `cross_bw` (a little uneven).
+Matrix racks(int n, int rack, double in_bw, double cross_bw)
+{
+    std::vector<std::string> h;
+    std::vector<double> lat, bw;
+    for (int i = 0; i < n; ++i) {
+        h.push_back("n" + std::to_string(i));
+        for (int j = 0; j < n; ++j) {
+            const bool same = i / rack == j / rack;
+            lat.push_back(i == j ? 0 : same ? 5e-5 : 2e-4);
+            bw.push_back(i == j ? 0 : (same ? in_bw : cross_bw) * (1.0 + 0.05 * ((i * 7 + j * 3) % 5)));
+        }
+    }
+    return Matrix(h, lat, bw);
+}
+
+PlanInput input(const Matrix &m, const std::vector<int> &rank_node, cacore_coll_t coll, int root,
+                double bytes, size_t count)
+{
+    PlanInput in;
+    in.matrix = &m;
+    in.rank_node = rank_node;
+    in.coll = coll;
+    in.root = root;
+    in.bytes = bytes;
+    in.count = count;
+    return in;
+}
+
+std::vector<int> one_per_node(int n)
+{
+    std::vector<int> rn(n);
+    for (int r = 0; r < n; ++r) {
+        rn[r] = r;
+    }
+    return rn;
+}
+
+// rank -> node: 0 = one rank per node, 1 = ragged blocks, 2 = round robin, 3 = reversed blocks
+std::vector<int> layout(int kind, int nranks, int nnodes)
+{
+    std::vector<int> rn(nranks);
+    for (int r = 0; r < nranks; ++r) {
+        switch (kind) {
+        case 0: rn[r] = r % nnodes; break;
+        case 1: rn[r] = (r * r / 3 + r) % nnodes; break;
+        case 2: rn[r] = (r * 5) % nnodes; break;
+        default: rn[r] = (nranks - 1 - r) / 3 % nnodes; break;
+        }
+    }
+    return rn;
+}
+
+}  // namespace
+
+// 12 nodes in 3 racks of 4, root on node 5: with 2 lanes of chains, 2 and 3 of flat groups, every
+// lane spans all nodes, crosses exactly 2 rack boundaries, and no two lanes share a crossing
+// pair or an entry host; in the plan every crossing pair carries one lane's share of the blocks.
+START_TEST(lanes_cross_over_their_own_pairs)
+{
+    const Matrix m = racks(12, 4, 1e8, 1e7);
+    const std::vector<int> rn = one_per_node(12);
+    for (int k = 2; k <= 3; ++k) {
+        for (int gp : {CACORE_PAT_CHAIN, CACORE_PAT_FLAT}) {
+            if (gp == CACORE_PAT_CHAIN && k == 3) {
+                continue;   // 3 edge-disjoint chains from the root through its 3 rack peers: none
+            }
+            for (cacore_coll_t c : {CACORE_COLL_BCAST, CACORE_COLL_REDUCE}) {
+                const PlanInput in = input(m, rn, c, 5, 1 << 22, 1 << 20);
+                const Layout lay(in, HierParams{});
+                ck_assert_int_eq(lay.hier.top() >= 1, 1);
+                const auto trees = lane_trees(lay, k, gp, c == CACORE_COLL_BCAST, 1 << 22);
+                ck_assert_int_eq(static_cast<int>(trees.size()), k);
+                std::set<std::pair<int, int>> crossings;
+                std::set<int> entries;
+                for (const Tree &t : trees) {
+                    ck_assert_int_eq(t.root, lay.root_node);
+                    int cross = 0;
+                    for (int v = 0; v < t.size(); ++v) {
+                        if (v == t.root) {
+                            continue;
+                        }
+                        const int p = t.parent[v];
+                        ck_assert_msg(p >= 0, "node %d outside lane (k=%d)", v, k);
+                        if (lay.hier.group_of(1, p) != lay.hier.group_of(1, v)) {
+                            ++cross;
+                            ck_assert_msg(crossings.insert({p, v}).second,
+                                          "pair %d->%d in two lanes (k=%d, %s)", p, v, k,
+                                          gp == CACORE_PAT_CHAIN ? "chain" : "flat");
+                            ck_assert_msg(entries.insert(v).second, "entry %d in two lanes", v);
+                        }
+                    }
+                    ck_assert_int_eq(cross, 2);
+                }
+                Plan plan = build_lanes(in, lay, k, gp, CACORE_PAT_BINOMIAL, 24);
+                const SimResult sim = simulate(plan);
+                ck_assert_msg(sim.ok, "%s: %s", plan.description.c_str(), sim.error.c_str());
+                // blocks per crossing pair: 24 segments over k lanes
+                std::vector<std::vector<int>> blocks(12, std::vector<int>(12, 0));
+                for (int r = 0; r < 12; ++r) {
+                    for (const auto &s : plan.steps[r]) {
+                        if (s.kind == CACORE_STEP_SEND && s.peer / 4 != r / 4) {
+                            blocks[r][s.peer] += s.nblocks;
+                        }
+                    }
+                }
+                for (int a = 0; a < 12; ++a) {
+                    for (int b = 0; b < 12; ++b) {
+                        ck_assert_msg(blocks[a][b] == 0 || blocks[a][b] == 24 / k,
+                                      "%d->%d carries %d of 24 blocks (k=%d)", a, b, blocks[a][b], k);
+                    }
+                }
+            }
+        }
+    }
+}
+END_TEST
+
+// Sizes 1..65 (CACORE_TEST_QUICK: fewer), four layouts, three roots, 1 to 4 lanes, chains and
+// flat groups, 2 ranks per node leader phase; counts with many blocks, 7 and 1.
+START_TEST(lanes_plans_complete)
+{
+    const Matrix m = racks(9, 3, 1e8, 1e7);
+    const bool quick = std::getenv("CACORE_TEST_QUICK") != nullptr;
+    for (int n = 1; n <= 65; n += quick ? 7 : 1) {
+        const std::vector<int> rn = layout(n % 4, n, 9);
+        for (cacore_coll_t c : {CACORE_COLL_BCAST, CACORE_COLL_REDUCE}) {
+            for (int root : {0, n / 2, n - 1}) {
+                for (size_t count : {size_t{1} << 18, size_t{7}, size_t{1}}) {
+                    const PlanInput in = input(m, rn, c, root, 1 << 20, count);
+                    const Layout lay(in, HierParams{});
+                    for (int k = 1; k <= 4; ++k) {
+                        for (int gp : {CACORE_PAT_CHAIN, CACORE_PAT_FLAT}) {
+                            Plan plan = build_lanes(in, lay, k, gp,
+                                                    k % 2 ? CACORE_PAT_BINOMIAL : CACORE_PAT_FLAT, 16);
+                            const SimResult sim = simulate(plan);
+                            ck_assert_msg(sim.ok, "n=%d root=%d count=%zu %s: %s", n, root, count,
+                                          plan.description.c_str(), sim.error.c_str());
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+END_TEST
+
+// 8 nodes in 2 racks of 4; node 6's ingress is capped (reduce) or its egress (bcast): in flat
+// groups it is no lane's entry, so it serves no one.
+START_TEST(capped_host_serves_no_flat_group)
+{
+    for (cacore_coll_t c : {CACORE_COLL_BCAST, CACORE_COLL_REDUCE}) {
+        Matrix m = racks(8, 4, 1e8, 1e7);
+        std::vector<NodeProps> props(8);
+        (c == CACORE_COLL_BCAST ? props[6].egress_Bps : props[6].ingress_Bps) = 2e6;
+        m.set_node_props(props);
+        const PlanInput in = input(m, one_per_node(8), c, 0, 1 << 22, 1 << 20);
+        const Layout lay(in, HierParams{});
+        for (int k = 1; k <= 3; ++k) {
+            for (const Tree &t : lane_trees(lay, k, CACORE_PAT_FLAT, c == CACORE_COLL_BCAST, 1 << 22)) {
+                ck_assert_msg(t.children[6].empty(), "capped node 6 serves %zu (k=%d)",
+                              t.children[6].size(), k);
+            }
+        }
+    }
+}
+END_TEST
+
+// Independent cross-rack pairs ten times slower than in-rack ones and no shared uplink: one
+// stream over one pair per boundary is the bottleneck, so AUTO builds lanes for a 4 MiB bcast
+// and reduce, and the plan passes the check.
+START_TEST(auto_takes_lanes_over_slow_pairs)
+{
+    const Matrix m = racks(12, 4, 1e8, 1e7);
+    for (cacore_coll_t c : {CACORE_COLL_BCAST, CACORE_COLL_REDUCE}) {
+        const PlanInput in = input(m, one_per_node(12), c, 0, 1 << 22, 1 << 20);
+        std::optional<Plan> runner_up;
+        Plan plan = build_plan(in, PlanParams{}, &runner_up);
+        ck_assert_msg(plan.description.rfind("lanes k=", 0) == 0 &&
+                          plan.description.rfind("lanes k=1 ", 0) != 0,
+                      "%s", plan.description.c_str());
+        ck_assert(runner_up.has_value());
+        ck_assert_int_ne(runner_up->algo, CACORE_ALGO_LANES);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("lanes");
+    TCase *tc = tcase_create("lanes");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, lanes_cross_over_their_own_pairs);
+    tcase_add_test(tc, lanes_plans_complete);
+    tcase_add_test(tc, capped_host_serves_no_flat_group);
+    tcase_add_test(tc, auto_takes_lanes_over_slow_pairs);
+    suite_add_tcase(s, tc);
+    return tu_run_suite(s);
+}
