@@ -34,7 +34,8 @@ Matrix racks(int n, int rack, double in_bw, double cross_bw)
         for (int j = 0; j < n; ++j) {
             const bool same = i / rack == j / rack;
             lat.push_back(i == j ? 0 : same ? 5e-5 : 2e-4);
-            bw.push_back(i == j ? 0 : (same ? in_bw : cross_bw) * (1.0 + 0.05 * ((i * 7 + j * 3) % 5)));
+            const double uneven = 1.0 + 0.05 * ((i * 7 + j * 3) % 5);
+            bw.push_back(i == j ? 0 : (same ? in_bw : cross_bw) * uneven);
         }
     }
     return Matrix(h, lat, bw);
@@ -58,21 +59,6 @@ std::vector<int> one_per_node(int n)
     std::vector<int> rn(n);
     for (int r = 0; r < n; ++r) {
         rn[r] = r;
-    }
-    return rn;
-}
-
-// rank -> node: 0 = one rank per node, 1 = ragged blocks, 2 = round robin, 3 = reversed blocks
-std::vector<int> layout(int kind, int nranks, int nnodes)
-{
-    std::vector<int> rn(nranks);
-    for (int r = 0; r < nranks; ++r) {
-        switch (kind) {
-        case 0: rn[r] = r % nnodes; break;
-        case 1: rn[r] = (r * r / 3 + r) % nnodes; break;
-        case 2: rn[r] = (r * 5) % nnodes; break;
-        default: rn[r] = (nranks - 1 - r) / 3 % nnodes; break;
-        }
     }
     return rn;
 }
@@ -133,7 +119,8 @@ START_TEST(lanes_cross_over_their_own_pairs)
                 for (int a = 0; a < 12; ++a) {
                     for (int b = 0; b < 12; ++b) {
                         ck_assert_msg(blocks[a][b] == 0 || blocks[a][b] == 24 / k,
-                                      "%d->%d carries %d of 24 blocks (k=%d)", a, b, blocks[a][b], k);
+                                      "%d->%d carries %d of 24 blocks (k=%d)", a, b, blocks[a][b],
+                                      k);
                     }
                 }
             }
@@ -142,14 +129,16 @@ START_TEST(lanes_cross_over_their_own_pairs)
 }
 END_TEST
 
-// Sizes 1..65 (CACORE_TEST_QUICK: fewer), four layouts, three roots, 1 to 4 lanes, chains and
-// flat groups, 2 ranks per node leader phase; counts with many blocks, 7 and 1.
+// Sizes 1..65 (CACORE_TEST_QUICK: every seventh), the four layouts of test_util.h (ragged and
+// reversed ranks per node), three roots, 1 to 4 lanes, chains and flat groups, binomial and flat
+// node phases; counts with many blocks, 7 and 1.
 START_TEST(lanes_plans_complete)
 {
     const Matrix m = racks(9, 3, 1e8, 1e7);
     const bool quick = std::getenv("CACORE_TEST_QUICK") != nullptr;
     for (int n = 1; n <= 65; n += quick ? 7 : 1) {
-        const std::vector<int> rn = layout(n % 4, n, 9);
+        std::vector<int> rn(n);
+        tu_layout(n % 4, n, 9, rn.data());
         for (cacore_coll_t c : {CACORE_COLL_BCAST, CACORE_COLL_REDUCE}) {
             for (int root : {0, n / 2, n - 1}) {
                 for (size_t count : {size_t{1} << 18, size_t{7}, size_t{1}}) {
@@ -157,8 +146,8 @@ START_TEST(lanes_plans_complete)
                     const Layout lay(in, HierParams{});
                     for (int k = 1; k <= 4; ++k) {
                         for (int gp : {CACORE_PAT_CHAIN, CACORE_PAT_FLAT}) {
-                            Plan plan = build_lanes(in, lay, k, gp,
-                                                    k % 2 ? CACORE_PAT_BINOMIAL : CACORE_PAT_FLAT, 16);
+                            const int np = k % 2 ? CACORE_PAT_BINOMIAL : CACORE_PAT_FLAT;
+                            Plan plan = build_lanes(in, lay, k, gp, np, 16);
                             const SimResult sim = simulate(plan);
                             ck_assert_msg(sim.ok, "n=%d root=%d count=%zu %s: %s", n, root, count,
                                           plan.description.c_str(), sim.error.c_str());
@@ -183,7 +172,8 @@ START_TEST(capped_host_serves_no_flat_group)
         const PlanInput in = input(m, one_per_node(8), c, 0, 1 << 22, 1 << 20);
         const Layout lay(in, HierParams{});
         for (int k = 1; k <= 3; ++k) {
-            for (const Tree &t : lane_trees(lay, k, CACORE_PAT_FLAT, c == CACORE_COLL_BCAST, 1 << 22)) {
+            const bool down = c == CACORE_COLL_BCAST;
+            for (const Tree &t : lane_trees(lay, k, CACORE_PAT_FLAT, down, 1 << 22)) {
                 ck_assert_msg(t.children[6].empty(), "capped node 6 serves %zu (k=%d)",
                               t.children[6].size(), k);
             }

@@ -26,20 +26,6 @@ static cacore_matrix_t *racks_matrix(int n, int rack)
     return tu_matrix(n, rack_lat, rack_bw, &rack);
 }
 
-/* rank -> node layouts: 0 = one rank per node, 1 = ragged blocks, 2 = round robin,
- * 3 = reversed blocks (a split with reversed keys) */
-static void layout(int kind, int nranks, int nnodes, int *rank_node)
-{
-    for (int r = 0; r < nranks; ++r) {
-        switch (kind) {
-        case 0: rank_node[r] = r % nnodes; break;
-        case 1: rank_node[r] = (r * r / 3 + r) % nnodes; break;
-        case 2: rank_node[r] = (r * 5) % nnodes; break;
-        default: rank_node[r] = (nranks - 1 - r) / 3 % nnodes; break;
-        }
-    }
-}
-
 static void check_plan(cacore_matrix_t *m, int nranks, const int *rank_node, cacore_coll_t coll,
                        int root, size_t bytes, size_t count, const cacore_plan_params_t *pp,
                        const char *what)
@@ -96,7 +82,7 @@ START_TEST(auto_plans_complete)
     int rank_node[65];
     int kind = _i;
     for (int n = 1, a = 1, b; n <= 65; b = n, n = next_size(n, a), a = b) {
-        layout(kind, n, nnodes, rank_node);
+        tu_layout(kind, n, nnodes, rank_node);
         for (int c = 0; c < CACORE_COLL_COUNT; ++c) {
             int roots[3] = {n - 1, n / 2, 0};
             for (int ri = 0; ri < (n <= 20 ? 3 : 2); ++ri) {
@@ -119,7 +105,7 @@ START_TEST(forced_patterns_complete)
     int sizes[] = {1, 2, 3, 5, 8, 13, 17, 31, 40};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
         int n = sizes[si];
-        layout((int) si % 4, n, nnodes, rank_node);
+        tu_layout((int) si % 4, n, nnodes, rank_node);
         for (int c = 0; c < CACORE_COLL_COUNT; ++c) {
             for (int algo = CACORE_ALGO_COOL; algo < CACORE_ALGO_COUNT; ++algo) {
                 int rooted = c == CACORE_COLL_BCAST || c == CACORE_COLL_REDUCE ||
@@ -182,7 +168,7 @@ START_TEST(rail_plans_complete)
                             CACORE_PAT_DIRECT};
     const size_t counts[] = {(1 << 16) + 1, 7, 1};
     for (int n = 1, a = 1, b; n <= 65; b = n, n = next_size(n, a), a = b) {
-        layout(n % 2 ? 1 : 3, n, nnodes, rank_node);
+        tu_layout(n % 2 ? 1 : 3, n, nnodes, rank_node);
         for (int ci = 0; ci < 3; ++ci) {
             const int c = ci == 0 ? CACORE_COLL_ALLREDUCE
                         : ci == 1 ? CACORE_COLL_ALLGATHER : CACORE_COLL_BCAST;
@@ -203,7 +189,7 @@ START_TEST(rail_plans_complete)
     }
     /* bcast from every root of the small communicators, each level split differently */
     for (int n = 1; n <= 13; ++n) {
-        layout(2, n, nnodes, rank_node);
+        tu_layout(2, n, nnodes, rank_node);
         for (int root = 0; root < n; ++root) {
             const cacore_plan_params_t pp =
                 rail_params(root % 2 ? CACORE_PAT_RABENSEIFNER : CACORE_PAT_RING,

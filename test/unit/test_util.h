@@ -61,6 +61,20 @@ static inline cacore_matrix_t *tu_matrix(int n, tu_pair_fn lat, tu_pair_fn bw, v
 }
 
 /* Runs a suite and returns the process exit code (0: every check passed). */
+/* rank -> node layouts: 0 = one rank per node, 1 = ragged blocks, 2 = round robin,
+ * 3 = reversed blocks (a split with reversed keys) */
+static inline void tu_layout(int kind, int nranks, int nnodes, int *rank_node)
+{
+    for (int r = 0; r < nranks; ++r) {
+        switch (kind) {
+        case 0: rank_node[r] = r % nnodes; break;
+        case 1: rank_node[r] = (r * r / 3 + r) % nnodes; break;
+        case 2: rank_node[r] = (r * 5) % nnodes; break;
+        default: rank_node[r] = (nranks - 1 - r) / 3 % nnodes; break;
+        }
+    }
+}
+
 static inline int tu_run_suite(Suite *s)
 {
     SRunner *sr = srunner_create(s);

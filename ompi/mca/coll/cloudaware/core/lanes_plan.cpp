@@ -91,8 +91,9 @@ std::vector<int> free_chain(int from, const std::vector<int> &rest,
                 cand.push_back(i);
             }
         }
-        std::stable_sort(cand.begin(), cand.end(),
-                         [&](size_t a, size_t b) { return flow(cur, rest[a]) < flow(cur, rest[b]); });
+        std::stable_sort(cand.begin(), cand.end(), [&](size_t a, size_t b) {
+            return flow(cur, rest[a]) < flow(cur, rest[b]);
+        });
         for (size_t i : cand) {
             used[i] = true;
             path.push_back(rest[i]);
