@@ -116,11 +116,13 @@ colls="allreduce" run "split rails, direct, uneven" --mca coll_cloudaware_min_ga
     --mca coll_cloudaware_algorithm rail --mca coll_cloudaware_pattern_node direct \
     --mca coll_cloudaware_pattern_group direct --mca coll_cloudaware_pattern_top direct
 expect_in_log "allreduce of [0-9]* bytes: rail node=direct:1 group1=direct:2 top=direct ("
-# Lanes: the segments over several trees across the node leaders, chains and flat groups, 1 Mi
-# elements in 64 KiB segments. The racks of 2 pretend nodes leave the root one peer, so one lane
-# (each lane leaves the root over its own pair); over one flat group of the 4 (every pair
-# 10-12 MB/s, a matrix of its own, modelled as independent pipes: model_slots 0) 2 or 3.
-large=--large colls="bcast reduce" run "lanes, chains" --mca coll_cloudaware_min_gain 0 \
+# Lanes: the segments over several trees across the node leaders (bcast, reduce, and allreduce up
+# and back down them), chains and flat groups, 1 Mi elements in 64 KiB segments. The racks of 2
+# pretend nodes leave the root one peer, so one lane (each lane leaves the root over its own
+# pair); over one flat group of the 4 (every pair 10-12 MB/s, a matrix of its own, modelled as
+# independent pipes: model_slots 0) 2 or 3.
+large=--large colls="bcast reduce allreduce" run "lanes, chains" \
+    --mca coll_cloudaware_min_gain 0 \
     --mca coll_cloudaware_algorithm lanes --mca coll_cloudaware_pattern_group chain \
     --mca coll_cloudaware_segment_size 65536
 expect_in_log "bcast of 4194304 bytes: lanes k=1 group=chain node=binomial segments=64 "
@@ -128,16 +130,20 @@ flat_rate() { echo $((10 + ($1 * 3 + $2) % 3))e6; }
 write_matrix "$work/flat.matrix" flat_rate
 plans=("${fake[@]}" --mca coll_cloudaware_matrix_file "$work/flat.matrix"
        --mca coll_cloudaware_calibrate off --mca coll_cloudaware_model_slots 0)
-large=--large colls="bcast reduce" run "lanes, chains, one group" --mca coll_cloudaware_min_gain 0 \
+large=--large colls="bcast reduce allreduce" run "lanes, chains, one group" \
+    --mca coll_cloudaware_min_gain 0 \
     --mca coll_cloudaware_algorithm lanes --mca coll_cloudaware_pattern_group chain \
     --mca coll_cloudaware_segment_size 65536
 expect_in_log "bcast of 4194304 bytes: lanes k=[23] group=chain node=binomial segments=64 "
 expect_in_log "reduce of 4194304 bytes: lanes k=[23] group=chain "
-large=--large colls="bcast reduce" run "lanes, flat, one group" --mca coll_cloudaware_min_gain 0 \
+expect_in_log "allreduce of 4194304 bytes: lanes k=[23] group=chain "
+large=--large colls="bcast reduce allreduce" run "lanes, flat, one group" \
+    --mca coll_cloudaware_min_gain 0 \
     --mca coll_cloudaware_algorithm lanes --mca coll_cloudaware_pattern_group flat \
     --mca coll_cloudaware_segment_size 65536
 expect_in_log "bcast of 4194304 bytes: lanes k=[23] group=flat node=binomial segments=64 "
 expect_in_log "reduce of 4194304 bytes: lanes k=[23] group=flat "
+expect_in_log "allreduce of 4194304 bytes: lanes k=[23] group=flat "
 plans=("${fake[@]}" --mca coll_cloudaware_matrix_file "$work/racks.matrix"
        --mca coll_cloudaware_calibrate off)
 colls="bcast reduce gather scatter" run "CMPI Algorithm 4 trees" --mca coll_cloudaware_min_gain 0 \

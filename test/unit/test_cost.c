@@ -40,8 +40,9 @@ START_TEST(monotone_in_message_size)
             if (algo == CACORE_ALGO_TREE && (c == CACORE_COLL_ALLREDUCE || c == CACORE_COLL_ALLGATHER)) {
                 continue;
             }
-            if (algo == CACORE_ALGO_LANES && c != CACORE_COLL_BCAST && c != CACORE_COLL_REDUCE) {
-                continue;   /* lanes: bcast and reduce */
+            if (algo == CACORE_ALGO_LANES && c != CACORE_COLL_BCAST && c != CACORE_COLL_REDUCE &&
+                c != CACORE_COLL_ALLREDUCE) {
+                continue;   /* lanes: bcast, reduce and allreduce */
             }
             if (algo == CACORE_ALGO_RAIL && c != CACORE_COLL_ALLREDUCE &&
                 c != CACORE_COLL_ALLGATHER && c != CACORE_COLL_BCAST) {

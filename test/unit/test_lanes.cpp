@@ -139,7 +139,7 @@ START_TEST(lanes_plans_complete)
     for (int n = 1; n <= 65; n += quick ? 7 : 1) {
         std::vector<int> rn(n);
         tu_layout(n % 4, n, 9, rn.data());
-        for (cacore_coll_t c : {CACORE_COLL_BCAST, CACORE_COLL_REDUCE}) {
+        for (cacore_coll_t c : {CACORE_COLL_BCAST, CACORE_COLL_REDUCE, CACORE_COLL_ALLREDUCE}) {
             for (int root : {0, n / 2, n - 1}) {
                 for (size_t count : {size_t{1} << 18, size_t{7}, size_t{1}}) {
                     const PlanInput in = input(m, rn, c, root, 1 << 20, count);

@@ -312,9 +312,9 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                   "levels node/group/top), tree (CMPI Algorithm 4 performance-hierarchy tree), "
                   "binomial or ring (baselines over ranks, for comparison), linear (gather/"
                   "scatter straight to/from the root, all transfers at once), rail (allreduce, "
-                  "allgather, bcast: split rails), lanes (bcast, reduce: the segments over "
-                  "several trees, each crossing the groups over its own host pairs; "
-                  "pattern_group chain or flat).",
+                  "allgather, bcast: split rails), lanes (bcast, reduce, allreduce: the "
+                  "segments over several trees, each crossing the groups over its own host "
+                  "pairs; pattern_group chain or flat).",
                   OPAL_INFO_LVL_5, name_enum(cacore_algo_name, algos), &c->algorithm);
     for (int l = 0; l < CACORE_PLAN_LEVELS; l++) {
         snprintf(name, sizeof(name), "pattern_%s", cacore_level_name(l));

@@ -228,9 +228,9 @@ typedef enum {
                                 what tuned does for large blocks) */
     CACORE_ALGO_RAIL,        /* allreduce, allgather, bcast: split rails, every rank of a node
                                 carries a slice across the nodes (docs/model.md) */
-    CACORE_ALGO_LANES,       /* bcast, reduce: the segments take turns over k trees across the
-                                node leaders, each crossing the groups' boundaries over its own
-                                host pairs (docs/model.md) */
+    CACORE_ALGO_LANES,       /* bcast, reduce, allreduce: the segments take turns over k trees
+                                across the node leaders, each crossing the groups' boundaries over
+                                its own host pairs (docs/model.md) */
     CACORE_ALGO_COUNT
 } cacore_algo_t;
 

@@ -231,7 +231,7 @@ Plan build_lanes(const PlanInput &in, const Layout &lay, int nlanes, int group_p
                  int nsegs)
 {
     const cacore_coll_t c = in.coll;
-    if (c != CACORE_COLL_BCAST && c != CACORE_COLL_REDUCE) {
+    if (c != CACORE_COLL_BCAST && c != CACORE_COLL_REDUCE && c != CACORE_COLL_ALLREDUCE) {
         fail_arg(std::string("the lanes algorithm does not implement ") + coll_name(c));
     }
     if (group_pat != CACORE_PAT_CHAIN && group_pat != CACORE_PAT_FLAT) {
@@ -251,13 +251,13 @@ Plan build_lanes(const PlanInput &in, const Layout &lay, int nlanes, int group_p
     nlanes = std::min(nlanes, nb);
     const bool down = c == CACORE_COLL_BCAST;
     const std::vector<Tree> trees = lane_trees(lay, nlanes, group_pat, down, in.bytes / nlanes);
-    PlanBuilder b(c, in.root, n, nb);
+    PlanBuilder b(c, is_rooted(c) ? in.root : 0, n, nb);
     Emitter e(b);
     const Hierarchy &h = lay.hier;
     const std::vector<int> &loc = lay.local;
     const LevelFn lv = [&](int a, int b2) { return h.distance(loc[a], loc[b2]); };
     const LevelFn node_level = [](int, int) { return 0; };
-    auto node_phase = [&]() {
+    auto node_phase = [&](bool dn) {
         for (size_t k = 0; k < lay.ranks.size(); ++k) {
             std::vector<int> g{lay.leader[k]};
             for (int r : lay.ranks[k]) {
@@ -267,19 +267,23 @@ Plan build_lanes(const PlanInput &in, const Layout &lay, int nlanes, int group_p
             }
             const Tree t = node_pat == CACORE_PAT_FLAT ? flat_tree(static_cast<int>(g.size()))
                                                        : binomial_tree(static_cast<int>(g.size()));
-            if (down) {
+            if (dn) {
                 e.bcast_tree(g, t, node_level, node_pat == CACORE_PAT_FLAT);
             } else {
                 e.reduce_tree(g, t, node_level);
             }
         }
     };
-    if (down) {
-        e.bcast_pipelined(lay.leader, trees, lv, nb);
-        node_phase();
-    } else {
-        node_phase();
+    if (!down) {
+        node_phase(false);
         e.reduce_pipelined(lay.leader, trees, lv, nb);
+    }
+    if (c != CACORE_COLL_REDUCE) {
+        // An allreduce's broadcast half runs down the trees its reduce half came up, each
+        // segment as soon as the root has it: every pair carries the halves in opposite
+        // directions at once.
+        e.bcast_pipelined(lay.leader, trees, lv, nb);
+        node_phase(true);
     }
     e.finalize();
     std::ostringstream os;

@@ -1,10 +1,10 @@
 // Copyright (c) 2026 The coll/cloudaware authors. All rights reserved.
 // SPDX-License-Identifier: BSD-3-Clause
 //
-// lanes_plan.hpp - multi-lane bcast and reduce (docs/model.md, "Lanes"): the segments take turns
-// over k trees across the node leaders, each tree entering every group of nodes through its own
-// host and crossing each group boundary over its own host pair, so that a boundary carries k
-// streams of 1/k of the data instead of one stream of all of it (the two-tree broadcast of the
+// lanes_plan.hpp - multi-lane bcast, reduce and allreduce (docs/model.md, "Lanes"): the segments
+// take turns over k trees across the node leaders, each tree entering every group of nodes through
+// its own host and crossing each group boundary over its own host pair, so that a boundary carries
+// k streams of 1/k of the data instead of one stream of all of it (the two-tree broadcast of the
 // multi-lane paper, Träff's k-lane collectives, over the performance hierarchy's groups).
 #ifndef CACORE_LANES_PLAN_HPP
 #define CACORE_LANES_PLAN_HPP
@@ -27,8 +27,10 @@ namespace cacore {
 // (child -> parent); bytes: what one lane moves.
 std::vector<Tree> lane_trees(const Layout &lay, int nlanes, int group_pat, bool down, double bytes);
 
-// Bcast or reduce (fail_arg otherwise): the node phase with pattern node_pat (binomial or flat),
-// and the node leaders' pipelined bcast / reduce over lane_trees, segment s on lane s mod k.
+// Bcast, reduce or allreduce (fail_arg otherwise): the node phase with pattern node_pat (binomial
+// or flat), and the node leaders' pipelined bcast / reduce over lane_trees, segment s on lane
+// s mod k; an allreduce reduces up the lanes and broadcasts back down them, each segment as soon
+// as it is complete at the root.
 Plan build_lanes(const PlanInput &in, const Layout &lay, int nlanes, int group_pat, int node_pat,
                  int nsegs);
 

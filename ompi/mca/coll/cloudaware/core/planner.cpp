@@ -357,7 +357,7 @@ Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
     return pl;
 }
 
-// Lanes (lanes_plan.hpp): 1 to 4 lanes, chains or the entry host serving its group, with three
+// Lanes (lanes_plan.hpp; bcast, reduce, allreduce): 1 to 4 lanes, chains or the entry host serving its group, with three
 // segment counts, then every segment count for the best.
 Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p)
 {
@@ -382,8 +382,12 @@ Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p)
     // only add messages.
     const int most = std::max(1, std::min({4, static_cast<int>(lay.nodes.size()) - 1,
                                            static_cast<int>(in.bytes / 8192)}));
+    const bool down = in.coll == CACORE_COLL_BCAST;
     for (int k = 1; k <= most; ++k) {
         for (int g : group_pats) {
+            if (k > 1 && static_cast<int>(lane_trees(lay, k, g, down, in.bytes / k).size()) < k) {
+                continue;   // fewer lanes without a shared edge: built already
+            }
             for (int s : segs) {
                 if (segs.size() == 1 || s == 4 || s == 16 || s == 64) {
                     eval(k, g, s);
@@ -448,7 +452,8 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
                 offer_relayed(best, std::move(rail), in, p);
             }
         }
-        const bool lanes_apply = in.coll == CACORE_COLL_BCAST || in.coll == CACORE_COLL_REDUCE;
+        const bool lanes_apply = in.coll == CACORE_COLL_BCAST || in.coll == CACORE_COLL_REDUCE ||
+                                 in.coll == CACORE_COLL_ALLREDUCE;
         if (algo == CACORE_ALGO_LANES) {
             if (!lanes_apply) {
                 fail_arg(std::string("the lanes algorithm does not implement ") +
