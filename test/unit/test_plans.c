@@ -117,8 +117,8 @@ START_TEST(forced_patterns_complete)
                     (c == CACORE_COLL_GATHER || c == CACORE_COLL_SCATTER)) {
                     continue;
                 }
-                if (algo == CACORE_ALGO_LANES && c != CACORE_COLL_BCAST && c != CACORE_COLL_REDUCE &&
-                    c != CACORE_COLL_ALLREDUCE) {
+                if (algo == CACORE_ALGO_LANES && c != CACORE_COLL_BCAST &&
+                    c != CACORE_COLL_REDUCE && c != CACORE_COLL_ALLREDUCE) {
                     continue;   /* lanes: bcast, reduce and allreduce */
                 }
                 if (algo == CACORE_ALGO_RAIL && c != CACORE_COLL_ALLREDUCE &&

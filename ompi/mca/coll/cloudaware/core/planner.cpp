@@ -7,8 +7,8 @@
 
 #include "baselines.hpp"
 #include "error.hpp"
-#include "names.hpp"
 #include "lanes_plan.hpp"
+#include "names.hpp"
 #include "rail_plan.hpp"
 #include "relay.hpp"
 #include "simulate.hpp"
@@ -357,8 +357,8 @@ Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
     return pl;
 }
 
-// Lanes (lanes_plan.hpp; bcast, reduce, allreduce): 1 to 4 lanes, chains or the entry host serving its group, with three
-// segment counts, then every segment count for the best.
+// Lanes (lanes_plan.hpp; bcast, reduce, allreduce): 1 to 4 lanes, chains or the entry host
+// serving its group, with three segment counts, then every segment count for the best.
 Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p)
 {
     std::vector<int> group_pats{CACORE_PAT_CHAIN, CACORE_PAT_FLAT};
