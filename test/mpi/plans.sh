@@ -130,20 +130,15 @@ flat_rate() { echo $((10 + ($1 * 3 + $2) % 3))e6; }
 write_matrix "$work/flat.matrix" flat_rate
 plans=("${fake[@]}" --mca coll_cloudaware_matrix_file "$work/flat.matrix"
        --mca coll_cloudaware_calibrate off --mca coll_cloudaware_model_slots 0)
-large=--large colls="bcast reduce allreduce" run "lanes, chains, one group" \
-    --mca coll_cloudaware_min_gain 0 \
-    --mca coll_cloudaware_algorithm lanes --mca coll_cloudaware_pattern_group chain \
-    --mca coll_cloudaware_segment_size 65536
-expect_in_log "bcast of 4194304 bytes: lanes k=[23] group=chain node=binomial segments=64 "
-expect_in_log "reduce of 4194304 bytes: lanes k=[23] group=chain "
-expect_in_log "allreduce of 4194304 bytes: lanes k=[23] group=chain "
-large=--large colls="bcast reduce allreduce" run "lanes, flat, one group" \
-    --mca coll_cloudaware_min_gain 0 \
-    --mca coll_cloudaware_algorithm lanes --mca coll_cloudaware_pattern_group flat \
-    --mca coll_cloudaware_segment_size 65536
-expect_in_log "bcast of 4194304 bytes: lanes k=[23] group=flat node=binomial segments=64 "
-expect_in_log "reduce of 4194304 bytes: lanes k=[23] group=flat "
-expect_in_log "allreduce of 4194304 bytes: lanes k=[23] group=flat "
+for g in chain flat; do
+    large=--large colls="bcast reduce allreduce" run "lanes, $g groups, one group" \
+        --mca coll_cloudaware_min_gain 0 \
+        --mca coll_cloudaware_algorithm lanes --mca coll_cloudaware_pattern_group $g \
+        --mca coll_cloudaware_segment_size 65536
+    expect_in_log "bcast of 4194304 bytes: lanes k=[23] group=$g node=binomial segments=64 "
+    expect_in_log "reduce of 4194304 bytes: lanes k=[23] group=$g "
+    expect_in_log "allreduce of 4194304 bytes: lanes k=[23] group=$g "
+done
 plans=("${fake[@]}" --mca coll_cloudaware_matrix_file "$work/racks.matrix"
        --mca coll_cloudaware_calibrate off)
 colls="bcast reduce gather scatter" run "CMPI Algorithm 4 trees" --mca coll_cloudaware_min_gain 0 \

@@ -426,6 +426,9 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
         offer_relayed(best, std::move(b2.plan), in, p);
     } else {
         Layout lay(in, p.hier);
+        // AUTO with no pattern forced: the planner may offer every algorithm that applies
+        const bool free_choice = algo == CACORE_ALGO_AUTO && p.pattern[0] == CACORE_PAT_AUTO &&
+                                 p.pattern[1] == CACORE_PAT_AUTO && p.pattern[2] == CACORE_PAT_AUTO;
         if (algo == CACORE_ALGO_COOL) {
             offer_relayed(best, choose_cool(in, lay, p), in, p);
         } else if (algo == CACORE_ALGO_AUTO) {
@@ -444,8 +447,7 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
                 fail_arg(std::string("the rail algorithm does not implement ") + coll_name(in.coll));
             }
             offer_relayed(best, choose_rail(in, lay, p), in, p);
-        } else if (algo == CACORE_ALGO_AUTO && rail_applies && p.pattern[0] == CACORE_PAT_AUTO &&
-                   p.pattern[1] == CACORE_PAT_AUTO && p.pattern[2] == CACORE_PAT_AUTO) {
+        } else if (free_choice && rail_applies) {
             // More messages than a COOL plan: it must win by more than a tie (kTie) to be taken.
             Plan rail = choose_rail(in, lay, p);
             if (!best.have || rail.predicted_s < best.plan.predicted_s * (1.0 - kTie)) {
@@ -460,8 +462,7 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
                          coll_name(in.coll));
             }
             offer_relayed(best, choose_lanes(in, lay, p), in, p);
-        } else if (algo == CACORE_ALGO_AUTO && lanes_apply && p.pattern[0] == CACORE_PAT_AUTO &&
-                   p.pattern[1] == CACORE_PAT_AUTO && p.pattern[2] == CACORE_PAT_AUTO) {
+        } else if (free_choice && lanes_apply) {
             // More messages than a COOL plan, likewise; within a tie it is the alternative the
             // live trial times against the plan.
             Plan lanes = choose_lanes(in, lay, p);
@@ -481,8 +482,7 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
                 offer_relayed(best, std::move(pl), in, p);
             }
         }
-        if (algo == CACORE_ALGO_AUTO && p.pattern[0] == CACORE_PAT_AUTO &&
-            p.pattern[1] == CACORE_PAT_AUTO && p.pattern[2] == CACORE_PAT_AUTO) {
+        if (free_choice) {
             // never predict worse than the network-oblivious binomial tree
             Plan pl = build_binomial(in);
             pl.predicted_s = predict_for(pl, in, p.cost);
