@@ -141,14 +141,17 @@ START_TEST(racks_of_unequal_size)
     ck_assert_double_eq_tol(b->factor_of(a, c), 2.5 / 0.8, 1e-9);
     ck_assert_double_eq(b->capacity(a, c), 2.5e6);
     // b -> c has no sample: those leaving b (factor 3.75, 3.75 MB/s alone) and entering c
-    // (3.125, 2.5 MB/s): the median factor of the ten, and the lesser of the two bounds.
+    // (3.125, 2.5 MB/s): the median factor of the ten; the capacity is at least the lesser of
+    // the two bounds (2.5 MB/s), and b -> c's round rate times the factor (0.9 x 3.125) is more,
+    // below the fastest lone sample (3.75).
     ck_assert_double_eq_tol(b->factor_of(bb, c), 2.5 / 0.8, 1e-9);
-    ck_assert_double_eq(b->capacity(bb, c), 2.5e6);
-    ck_assert_double_eq_tol(b->lone_rate(m, 6, 10), 2.5e6, 1e-6);   // 0.9 x 3.125 > 2.5
-    // One transfer b -> c of 2.5 MB: 1 s alone, not the 2.8 s of its round's rate.
+    ck_assert_double_eq_tol(b->capacity(bb, c), 0.9e6 * 2.5 / 0.8, 1e-3);
+    ck_assert_double_eq_tol(b->lone_rate(m, 6, 10), 0.9e6 * 2.5 / 0.8, 1e-3);
+    // One transfer b -> c of 2.8125 MB: 1 s alone, not the 3.1 s of its round's rate.
     PlanBuilder pb(CACORE_COLL_BCAST, 0, 12, 1);
     pb.transfer(6, 0, 0, 10, 0, 0, 1, 0, 1);
-    ck_assert_double_eq_tol(predicted(m, pb.finish(2.5e6, CACORE_ALGO_COOL, "test")), 1.0, 0.01);
+    ck_assert_double_eq_tol(predicted(m, pb.finish(2.8125e6, CACORE_ALGO_COOL, "test")), 1.0,
+                            0.01);
 }
 END_TEST
 

@@ -185,6 +185,51 @@ END_TEST
 // Independent cross-rack pairs ten times slower than in-rack ones and no shared uplink: one
 // stream over one pair per boundary is the bottleneck, so AUTO builds lanes for a 4 MiB bcast
 // and reduce, and the plan passes the check.
+// cloud-16 as calibration saw it: 4 racks of 4, rack 3's way in slower than the others' ways.
+// In the tournament's rounds the pairs into rack 3 ran at 0.6 MB/s, those from rack 3 into rack 0
+// at 1.25 and from rack 2 at 1.2, the other cross pairs at 1; racks 0-2 sampled their slowest
+// peer (in rack 3) alone at 2.5 MB/s, rack 3 its peers in rack 0 at 5. A reduce to node 0 crosses
+// into rack 3 on no lane. Both the rounds' rates and, greedily, the lone rates would take rack 3
+// right after rack 0 (its pairs into rack 0 are the fastest) and then send another rack into it;
+// the lanes order the racks by their slowest step at lone rates.
+START_TEST(lanes_keep_off_a_slow_way_in)
+{
+    std::vector<std::string> h;
+    std::vector<double> lat, bw;
+    for (int i = 0; i < 16; ++i) {
+        h.push_back("n" + std::to_string(i));
+        for (int j = 0; j < 16; ++j) {
+            lat.push_back(i == j ? 0 : 1e-4);
+            const int ri = i / 4, rj = j / 4;
+            const double into0 = ri == 3 ? 1.25e6 : ri == 2 ? 1.2e6 : 1e6;
+            bw.push_back(i == j ? 0 : ri == rj ? 5e6 : rj == 3 ? 0.6e6 : rj == 0 ? into0 : 1e6);
+        }
+    }
+    Matrix m(h, lat, bw);
+    std::vector<NodeProps> p(16);
+    for (int i = 0; i < 16; ++i) {
+        p[i].lone_Bps = i < 12 ? 2.5e6 : 5e6;
+        p[i].shared_Bps = i < 12 ? 0.6e6 : 1.25e6;
+    }
+    m.set_node_props(p);
+    const PlanInput in = input(m, one_per_node(16), CACORE_COLL_REDUCE, 0, 1 << 22, 1 << 20);
+    const Layout lay(in, HierParams{});
+    for (int k = 1; k <= 3; ++k) {
+        for (int gp : {CACORE_PAT_CHAIN, CACORE_PAT_FLAT}) {
+            for (const Tree &t : lane_trees(lay, k, gp, false, 1 << 22)) {
+                for (int v = 0; v < t.size(); ++v) {
+                    const int to = t.parent[v];   // a reduce sends from v to its parent
+                    ck_assert_msg(v == t.root || lay.nodes[to] / 4 != 3
+                                      || lay.nodes[v] / 4 == 3,
+                                  "lane into rack 3: node %d -> %d (k=%d)", lay.nodes[v],
+                                  lay.nodes[to], k);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 START_TEST(auto_takes_lanes_over_slow_pairs)
 {
     const Matrix m = racks(12, 4, 1e8, 1e7);
@@ -209,6 +254,7 @@ int main(void)
     tcase_add_test(tc, lanes_cross_over_their_own_pairs);
     tcase_add_test(tc, lanes_plans_complete);
     tcase_add_test(tc, capped_host_serves_no_flat_group);
+    tcase_add_test(tc, lanes_keep_off_a_slow_way_in);
     tcase_add_test(tc, auto_takes_lanes_over_slow_pairs);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);

@@ -68,6 +68,12 @@ Bottlenecks infer_bottlenecks(const Matrix &m)
             break;
         }
     }
+    // The fastest any flow between two groups ran alone: no way between groups is taken to be
+    // faster than anything measured.
+    double fastest = 0;
+    for (const auto &v : lone) {
+        fastest = v.empty() ? fastest : std::max(fastest, *std::max_element(v.begin(), v.end()));
+    }
     Bottlenecks b;
     b.ngroups = ng;
     b.group.resize(static_cast<size_t>(n));
@@ -107,6 +113,18 @@ Bottlenecks infer_bottlenecks(const Matrix &m)
                 factor = median(pool);
                 capacity = out.empty() ? most(in)
                            : in.empty() ? most(out) : std::min(most(out), most(in));
+                // Those bounds may both come from samples behind another group's slower way (all
+                // of g's samples entering one slow group): the group pair's own pairs at their
+                // round rates times the factor, up to the fastest lone sample, say more.
+                std::vector<double> own;
+                for (int x = 0; x < n; ++x) {
+                    for (int y = 0; y < n; ++y) {
+                        if (h.group_of(level, x) == g && h.group_of(level, y) == hh) {
+                            own.push_back(m.bandwidth(x, y) * factor);
+                        }
+                    }
+                }
+                capacity = std::max(capacity, std::min(fastest, median(own)));
             }
             if (factor >= kSharedRatio) {
                 b.factor[at] = factor;

@@ -11,7 +11,9 @@
 // alone than in their rounds (median factor >= kSharedRatio) shares a capacity: the flow model
 // then lets each of its pairs run `factor` times its measured rate, capped by the capacity, and
 // makes every flow between the two groups share that capacity (cost_model.hpp). A group pair
-// without samples pools those leaving its sending group and entering its receiving one.
+// without samples pools those leaving its sending group and entering its receiving one, and
+// takes the more of their bounds and its own pairs' round rates times the factor (at most the
+// fastest lone sample).
 #ifndef CACORE_BOTTLENECK_HPP
 #define CACORE_BOTTLENECK_HPP
 

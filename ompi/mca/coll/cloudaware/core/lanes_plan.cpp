@@ -36,31 +36,64 @@ std::vector<std::vector<int>> node_groups(const Layout &lay)
     return out;
 }
 
-// The groups from the root's on, each next one the cheapest on average from the one before.
+// The groups from the root's on. A lane is a pipeline through them, as fast as its slowest step
+// between two groups (the average pair cost from one to the next): up to kExactGroups groups the
+// order with the cheapest slowest step (then the least total), beyond that each next one the
+// cheapest from the one before. Taking a cheap step first can force a later one through a slow
+// way (on cloud-16 into rack d), which only the whole order shows.
+constexpr size_t kExactGroups = 7;
+
 std::vector<int> group_order(const std::vector<std::vector<int>> &groups, int root_group,
                              const std::function<double(int, int)> &flow)
 {
-    std::vector<int> order{root_group};
-    std::vector<bool> done(groups.size(), false);
-    done[root_group] = true;
-    while (order.size() < groups.size()) {
-        const auto &cur = groups[order.back()];
-        int best = -1;
-        double best_c = 0;
-        for (size_t g = 0; g < groups.size(); ++g) {
-            if (done[g]) {
-                continue;
-            }
-            double c = 0;
-            for (int a : cur) {
-                for (int b : groups[g]) {
-                    c += flow(a, b);
+    const size_t ng = groups.size();
+    std::vector<double> step(ng * ng, 0.0);
+    for (size_t g = 0; g < ng; ++g) {
+        for (size_t h = 0; h < ng; ++h) {
+            for (int a : groups[g]) {
+                for (int b : groups[h]) {
+                    step[g * ng + h] += flow(a, b);
                 }
             }
-            c /= static_cast<double>(cur.size() * groups[g].size());
-            if (best < 0 || c < best_c) {
+            step[g * ng + h] /= static_cast<double>(groups[g].size() * groups[h].size());
+        }
+    }
+    std::vector<int> order{root_group};
+    if (ng <= kExactGroups) {
+        std::vector<int> rest;
+        for (size_t g = 0; g < ng; ++g) {
+            if (static_cast<int>(g) != root_group) {
+                rest.push_back(static_cast<int>(g));
+            }
+        }
+        std::vector<int> best;
+        double best_max = 0, best_sum = 0;
+        do {   // rest starts sorted: every permutation once
+            double mx = 0, sum = 0;
+            int prev = root_group;
+            for (int g : rest) {
+                const double c = step[static_cast<size_t>(prev) * ng + g];
+                mx = std::max(mx, c);
+                sum += c;
+                prev = g;
+            }
+            if (best.empty() || mx < best_max || (mx == best_max && sum < best_sum)) {
+                best = rest;
+                best_max = mx;
+                best_sum = sum;
+            }
+        } while (std::next_permutation(rest.begin(), rest.end()));
+        order.insert(order.end(), best.begin(), best.end());
+        return order;
+    }
+    std::vector<bool> done(ng, false);
+    done[root_group] = true;
+    while (order.size() < ng) {
+        const double *from = &step[static_cast<size_t>(order.back()) * ng];
+        int best = -1;
+        for (size_t g = 0; g < ng; ++g) {
+            if (!done[g] && (best < 0 || from[g] < from[best])) {
                 best = static_cast<int>(g);
-                best_c = c;
             }
         }
         done[best] = true;
@@ -116,8 +149,11 @@ std::vector<int> free_chain(int from, const std::vector<int> &rest,
 std::vector<Tree> lane_trees(const Layout &lay, int nlanes, int group_pat, bool down, double bytes)
 {
     const int nn = static_cast<int>(lay.nodes.size());
+    // A lane's transfer across groups runs beside the other lanes' on other ways: at its lone
+    // rate where calibration found a shared bottleneck, not at its tournament round's share.
     auto flow = [&](int parent, int child) {
-        return down ? lay.sub.cost(parent, child, bytes) : lay.sub.cost(child, parent, bytes);
+        return down ? lay.sub.lone_cost(parent, child, bytes)
+                    : lay.sub.lone_cost(child, parent, bytes);
     };
     const auto groups = node_groups(lay);
     int root_group = 0;

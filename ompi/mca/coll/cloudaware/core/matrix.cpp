@@ -107,6 +107,14 @@ Matrix::Matrix(std::vector<std::string> hosts, std::vector<double> latency_s,
     }
 }
 
+double Matrix::lone_cost(int from, int to, double bytes) const
+{
+    if (from == to || bottlenecks_ == nullptr) {
+        return cost(from, to, bytes);
+    }
+    return lat_[idx(from, to)] + bytes / bottlenecks_->lone_rate(*this, from, to);
+}
+
 Matrix Matrix::sub(const std::vector<int> &nodes) const
 {
     std::vector<std::string> h;

@@ -49,6 +49,9 @@ public:
     double cost(int from, int to, double bytes) const {
         return from == to ? 0.0 : lat_[idx(from, to)] + bytes / bw_[idx(from, to)];
     }
+    // The same for a transfer that has its way between the nodes' groups to itself: behind a
+    // shared bottleneck the pair's lone rate (Bottlenecks::lone_rate), else as cost().
+    double lone_cost(int from, int to, double bytes) const;
     // The matrix restricted to `nodes` (indices into this matrix, distinct), in that order.
     Matrix sub(const std::vector<int> &nodes) const;
 
