@@ -68,11 +68,12 @@ Bottlenecks infer_bottlenecks(const Matrix &m)
             break;
         }
     }
+    auto most = [](const std::vector<double> &v) { return *std::max_element(v.begin(), v.end()); };
     // The fastest any flow between two groups ran alone: no way between groups is taken to be
     // faster than anything measured.
     double fastest = 0;
     for (const auto &v : lone) {
-        fastest = v.empty() ? fastest : std::max(fastest, *std::max_element(v.begin(), v.end()));
+        fastest = v.empty() ? fastest : std::max(fastest, most(v));
     }
     Bottlenecks b;
     b.ngroups = ng;
@@ -82,7 +83,6 @@ Bottlenecks infer_bottlenecks(const Matrix &m)
     }
     b.factor.assign(f.size(), 1.0);
     b.capacity_Bps.assign(f.size(), 0.0);
-    auto most = [](const std::vector<double> &v) { return *std::max_element(v.begin(), v.end()); };
     bool shared = false;
     for (int g = 0; g < ng; ++g) {
         for (int hh = 0; hh < ng; ++hh) {
