@@ -48,8 +48,8 @@ print("compare selected_on_world: PASS")
 def job(proc, op, size, plan_s, prev_s, won):
     pre = "[%s] coll:cloudaware: " % proc
     return [pre + "%s of %d bytes: cool node=chain (predicted %g s vs tuned binomial %g s)" % (op, size, plan_s, prev_s),
-            pre + "trial of %s of %d bytes (root 0) on MPI_COMM_WORLD: cool node=chain: 1 1 1 s (median %g s); "
-            "previous module: 2 2 2 s (median %g s); outcome: the %s" % (op, size, plan_s / 2, prev_s / 2, won)]
+            pre + "trial of %s of %d bytes (root 0) on MPI_COMM_WORLD: cool node=chain: [1] 1 1 s (median %g s); "
+            "previous module: [2] 2 2 s (median %g s); outcome: the %s" % (op, size, plan_s / 2, prev_s / 2, won)]
 
 log = job("calab-h0:100", "bcast", 1024, 0.002, 0.004, "plan") + \
       job("calab-h0:200", "bcast", 65536, 0.02, 0.04, "previous")
@@ -64,9 +64,9 @@ log = [pre + "allreduce of 65536 bytes: cool node=chain (predicted 0.06 s vs han
        pre + "allreduce of 65536 bytes: the live trial also tries ring over ranks (predicted 0.09 s)",
        pre + "allreduce of 65536 bytes: the live trial also tries the peer, tuned rabenseifner run by the "
              "executor (predicted 0.155 s)",
-       pre + "trial of allreduce of 65536 bytes (root -1) on MPI_COMM_WORLD: cool node=chain: 0.08 0.07 s "
-             "(median 0.075 s); previous module: 0.13 0.12 s (median 0.125 s); alternative ring over ranks: "
-             "0.1 0.09 s (median 0.095 s); peer tuned rabenseifner: 0.04 0.045 s (median 0.0425 s); "
+       pre + "trial of allreduce of 65536 bytes (root -1) on MPI_COMM_WORLD: cool node=chain: [0.09] 0.08 0.07 s "
+             "(median 0.075 s); previous module: [0.14] 0.13 0.12 s (median 0.125 s); alternative ring over ranks: "
+             "[0.11] 0.1 0.09 s (median 0.095 s); peer tuned rabenseifner: [0.05] 0.04 0.045 s (median 0.0425 s); "
              "outcome: the peer (coll_cloudaware_trial_margin 0.05; overhead: start 0 s)"]
 rows = compare.model_check("\n".join(log) + "\n")
 got = sorted((r["variant"], r["algorithm"], r["won"], r["predicted_s"], r["measured_s"]) for r in rows)

@@ -371,7 +371,8 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  "module is tuned; coll_cloudaware_trial_peer), this "
                  "many calls each, one variant's calls after the other "
                  "(default 3, at most 16; 0 = no trials, the cost model alone decides); the "
-                 "fastest keeps the class. Must be the same on every rank.",
+                 "fastest by the median of its calls after its first keeps the class. Must be "
+                 "the same on every rank.",
                  OPAL_INFO_LVL_4, &c->trial_calls);
     register_double("trial_time",
                     "Live trial: when coll_cloudaware_trial_calls calls of a variant are "

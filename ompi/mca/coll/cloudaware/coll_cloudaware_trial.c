@@ -254,7 +254,8 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
     return p;
 }
 
-/* "0.0123 0.0119 0.0121": the times of variant v's calls of the trial t (n calls in all). */
+/* "[0.0153] 0.0119 0.0121": the times of variant v's calls of the trial t (n calls in all), the
+ * first in brackets when the judgement leaves it out (more than one call per variant). */
 static void list_times(const mca_coll_cloudaware_trial_t *t, const double *times, int n,
                        cacore_trial_variant_t v, char *out, size_t len)
 {
@@ -263,8 +264,8 @@ static void list_times(const mca_coll_cloudaware_trial_t *t, const double *times
     out[0] = '\0';
     for (int k = 0; k < n && used < len; k++) {
         if (cacore_trial_variant(k, t->per_variant, t->with) == v) {
-            used += (size_t) snprintf(out + used, len - used, "%s%.3g", 0 == used ? "" : " ",
-                                      times[k]);
+            const char *fmt = 0 != used ? " %.3g" : t->per_variant > 1 ? "[%.3g]" : "%.3g";
+            used += (size_t) snprintf(out + used, len - used, fmt, times[k]);
         }
     }
 }

@@ -465,10 +465,10 @@ typedef enum {
 #define CACORE_TRIAL_MAX_VARIANTS 4
 typedef struct {
     cacore_trial_t outcome;
-    double plan_s;          /* median of the plan's agreed call times */
-    double previous_s;      /* median of the previous module's */
-    double alternative_s;   /* median of the alternative's; 0: none took part */
-    double peer_s;          /* median of the peer's; 0: none took part */
+    double plan_s;          /* median of the plan's agreed call times after its first */
+    double previous_s;      /* median of the previous module's after its first */
+    double alternative_s;   /* median of the alternative's after its first; 0: none took part */
+    double peer_s;          /* median of the peer's after its first; 0: none took part */
 } cacore_trial_result_t;
 /* The number of variants (2 to CACORE_TRIAL_MAX_VARIANTS) of a trial with the extra variants
  * `with` (CACORE_TRIAL_WITH_*); 0 for an unknown bit. */
@@ -487,7 +487,8 @@ int cacore_trial_over(int k, int calls_per_variant, int with);
  * Short calls are the noisiest (the first ones also set up connections), and cheap to repeat. */
 int cacore_trial_calls(int base, double budget_s, double predicted_s);
 /* Judges times[0 .. cacore_trial_variant_count(with)*calls_per_variant) (agreed time of each
- * call, in call order): the fastest of the plan, the alternative and the peer (those present;
+ * call, in call order; a variant's median leaves out its first call when calls_per_variant > 1,
+ * which pays for the change of variant: connections, TCP windows): the fastest of the plan, the alternative and the peer (those present;
  * the earlier one on equal medians) wins when its median is at least margin below the
  * previous module's, the previous module when it is more than margin above; in between (a tie
  * within the noise the margin allows) the cost model's own decision stands when the model's plan

@@ -47,12 +47,15 @@ int trial_calls(int base, double budget_s, double predicted_s);
 
 struct TrialResult {
     cacore_trial_t outcome = CACORE_TRIAL_UNKNOWN;
-    double plan_s = 0.0;         // median of the plan's calls
-    double previous_s = 0.0;     // median of the previous module's calls
-    double alternative_s = 0.0;  // median of the alternative's calls; 0: none tried
-    double peer_s = 0.0;         // median of the peer's calls; 0: none tried
+    double plan_s = 0.0;         // median of the plan's calls after its first
+    double previous_s = 0.0;     // median of the previous module's calls after its first
+    double alternative_s = 0.0;  // median of the alternative's calls after its first; 0: none
+    double peer_s = 0.0;         // median of the peer's calls after its first; 0: none tried
 };
 // times[k]: the agreed time of call k (trial_variant_count(with) * calls of them, in call order).
+// A variant's median leaves out its first call when calls > 1: that call pays for the change of
+// variant (connections, TCP windows, the last variant's traffic), an application's repeated
+// calls of one algorithm do not.
 // The fastest of the plan, the alternative and the peer (in that order of preference on equal
 // medians) keeps the class when its median is at least
 // `margin` (0 <= margin < 1) below the previous module's: t <= previous_s * (1 - margin);
