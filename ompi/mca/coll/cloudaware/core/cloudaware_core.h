@@ -488,14 +488,14 @@ int cacore_trial_over(int k, int calls_per_variant, int with);
 int cacore_trial_calls(int base, double budget_s, double predicted_s);
 /* Judges times[0 .. cacore_trial_variant_count(with)*calls_per_variant) (agreed time of each
  * call, in call order; a variant's median leaves out its first call when calls_per_variant > 1,
- * which pays for the change of variant: connections, TCP windows): the fastest of the plan, the alternative and the peer (those present;
- * the earlier one on equal medians) wins when its median is at least margin below the
- * previous module's, the previous module when it is more than margin above; in between (a tie
- * within the noise the margin allows) the cost model's own decision stands when the model's plan
- * is itself within the margin: the fastest variant when model_chose_plan, else the previous
- * module;
- * a plan more than margin slower leaves the tie to the previous module. CACORE_ERR_ARG on a time
- * that is not finite >= 0, an unknown bit in with or a margin outside [0, 1). */
+ * which pays for the change of variant: connections, TCP windows): the fastest of the plan, the
+ * alternative and the peer (those present; the earlier one on equal medians) wins when its median
+ * is at least margin below the previous module's, the previous module when it is more than margin
+ * above; in between (a tie within the noise the margin allows) the cost model's own decision
+ * stands when the model's plan is itself within the margin: the fastest variant when
+ * model_chose_plan, else the previous module; a plan more than margin slower leaves the tie to the
+ * previous module. CACORE_ERR_ARG on a time that is not finite >= 0, an unknown bit in with or a
+ * margin outside [0, 1). */
 cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int with,
                                    double margin, int model_chose_plan, cacore_trial_result_t *out,
                                    char *err, size_t errlen);
