@@ -60,7 +60,7 @@ START_TEST(judge_medians_and_margin)
 {
     cacore_trial_result_t r;
     char err[256];
-    /* Plan calls (the first 3): 5, 1, 3 -> median of the calls after the first 2 (the first call
+    /* Plan calls (the first 3): 5, 1, 3 -> 2, the median of the calls after the first (which
      * pays for the change of variant: connections, TCP windows); previous (the next 3): 9, 3, 3
      * -> 3. 2 <= 3 * 0.9: the plan wins (with the first calls counted: 3 against 3, a tie). */
     const double t1[] = { 5, 1, 3, 9, 3, 3 };

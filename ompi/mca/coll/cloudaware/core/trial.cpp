@@ -93,16 +93,20 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int with, d
     if (!(margin >= 0.0 && margin < 1.0)) {
         fail_arg("trial_judge: margin must be in [0, 1)");
     }
-    // A variant's first call (k % calls == 0: each runs its calls in a row) is left out when it
-    // has more (trial.hpp).
+    // A variant's first call, in whatever order trial_variant runs them, is left out when it has
+    // more (trial.hpp).
     std::vector<double> of[4];
+    bool seen[4] = {};
     for (size_t k = 0; k < times.size(); ++k) {
         if (!std::isfinite(times[k]) || times[k] < 0.0) {
             fail_arg("trial_judge: time of call " + std::to_string(k) + " is not finite >= 0");
         }
-        if (calls == 1 || k % static_cast<size_t>(calls) != 0) {
-            of[trial_variant(static_cast<int>(k), calls, with)].push_back(times[k]);
+        const int v = trial_variant(static_cast<int>(k), calls, with);
+        if (calls > 1 && !seen[v]) {
+            seen[v] = true;
+            continue;
         }
+        of[v].push_back(times[k]);
     }
     TrialResult r;
     r.plan_s = median(of[CACORE_TRIAL_RUN_PLAN]);
