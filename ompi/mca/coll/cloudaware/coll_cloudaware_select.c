@@ -14,6 +14,7 @@
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_drift.h"
+#include "coll_cloudaware_exchange.h"
 #include "coll_cloudaware_rules.h"
 #include "coll_cloudaware_select.h"
 #include "coll_cloudaware_trial.h"
@@ -134,6 +135,7 @@ static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matri
     cacore_decision_t d;
     cacore_rule_t rule;
     char err[256];
+    double t0;
 
     cacore_decide_input_default(&in);
     in.coll = call->coll;
@@ -159,6 +161,7 @@ static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matri
     }
     in.params.segment_bytes = (size_t) c->segment_size;
     in.params.relay = c->relay ? 1 : 0;
+    t0 = mca_coll_cloudaware_now();
     if (CACORE_OK != cacore_decide(matrix, map->nranks, map->rank_node, &in, &d, err,
                                    sizeof(err))) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
@@ -167,8 +170,9 @@ static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matri
         return false;
     }
     opal_output_verbose(d.problem ? CLOUDAWARE_VERBOSE_WARN : CLOUDAWARE_VERBOSE_SELECT, c->output,
-                        "coll:cloudaware: %s of %zu bytes: %s", cacore_coll_name(call->coll),
-                        bytes, d.reason);
+                        "coll:cloudaware: %s of %zu bytes: %s; decided in %.1f ms",
+                        cacore_coll_name(call->coll), bytes, d.reason,
+                        1e3 * (mca_coll_cloudaware_now() - t0));
     e->best = NULL != d.plan ? d.plan : d.declined;
     e->alt = d.alternative;
     e->peer = d.peer;

@@ -83,93 +83,125 @@ struct Transfer {
 
 // A message between two nodes in flight in the flow model.
 struct Flow {
-    int from, to;      // ranks
-    int a, b;          // their nodes
-    double left;       // bytes not yet sent
-    double rate = 0;   // bytes/s, from share_rates
+    int from, to;              // ranks
+    int a, b;                  // their nodes
+    double left;               // bytes not yet sent
+    double rate = 0;           // bytes/s, from FlowNet::share
+    std::array<int, 4> cons;   // the capacities it shares (FlowNet's numbers), -1 = none
 };
 
-// Max-min fair rates (progressive filling) of the flows under the capacities of their directed
-// node pair, their sender node's egress, their receiver node's ingress (0 = none) and, between
-// two groups with a shared bottleneck (bottleneck.hpp), that bottleneck; behind one, a pair's
-// capacity is its lone rate.
-void share_rates(std::vector<Flow> &flows, const Matrix &m)
-{
-    const long long nn = m.nodes();
-    const Bottlenecks *bn = m.bottlenecks();
-    // Constraint ids: pair a*nn+b, egress nn*nn + a, ingress nn*nn + nn + b, bottleneck
-    // nn*nn + 2*nn + g*G + h.
-    std::unordered_map<long long, std::pair<double, int>> cap;   // id -> (capacity left, unfrozen)
-    auto ids = [&](const Flow &f, long long out[4], double c[4]) {
-        out[0] = f.a * nn + f.b;
-        out[1] = nn * nn + f.a;
-        out[2] = nn * nn + nn + f.b;
-        c[0] = m.bandwidth(f.a, f.b);
-        c[1] = m.node_props(f.a).egress_Bps;
-        c[2] = m.node_props(f.b).ingress_Bps;
-        c[3] = 0;
-        out[3] = -1;
+// The capacities flows share: their directed node pair's, their sender node's egress, their
+// receiver node's ingress (0 = none) and, between two groups with a shared bottleneck
+// (bottleneck.hpp), that bottleneck; behind one, a pair's capacity is its lone rate. Each is
+// numbered when a flow first uses it, so re-sharing (at every event) neither hashes nor sorts.
+class FlowNet {
+public:
+    explicit FlowNet(const Matrix &m) : m_(m) {}
+
+    Flow flow(int from, int to, int a, int b, double bytes)
+    {
+        const long long nn = m_.nodes();
+        const Bottlenecks *bn = m_.bottlenecks();
+        // Ids: pair a*nn+b, egress nn*nn + a, ingress nn*nn + nn + b, bottleneck
+        // nn*nn + 2*nn + g*G + h.
+        long long id[4] = {a * nn + b, nn * nn + a, nn * nn + nn + b, -1};
+        double c[4] = {m_.bandwidth(a, b), m_.node_props(a).egress_Bps,
+                       m_.node_props(b).ingress_Bps, 0};
         if (bn != nullptr) {
-            const int g = bn->group_of(f.a), h = bn->group_of(f.b);
+            const int g = bn->group_of(a), h = bn->group_of(b);
             if (g != h && bn->capacity(g, h) > 0) {
-                out[3] = nn * nn + 2 * nn + static_cast<long long>(g) * bn->ngroups + h;
+                id[3] = nn * nn + 2 * nn + static_cast<long long>(g) * bn->ngroups + h;
                 c[3] = bn->capacity(g, h);
-                c[0] = bn->lone_rate(m, f.a, f.b);
+                c[0] = bn->lone_rate(m_, a, b);
             }
         }
-    };
-    std::vector<std::array<long long, 4>> fid(flows.size());
-    for (size_t i = 0; i < flows.size(); ++i) {
-        Flow &f = flows[i];
-        long long *id = fid[i].data();
-        double c[4];
-        ids(f, id, c);
+        Flow f{from, to, a, b, bytes, 0, {-1, -1, -1, -1}};
         for (int k = 0; k < 4; ++k) {
             if (c[k] > 0) {
-                auto it = cap.emplace(id[k], std::make_pair(c[k], 0)).first;
-                ++it->second.second;
+                auto it = number_.emplace(id[k], static_cast<int>(cap_.size())).first;
+                if (it->second == static_cast<int>(cap_.size())) {
+                    cap_.push_back(c[k]);
+                    left_.push_back(0);
+                    unfrozen_.push_back(0);
+                    stamp_.push_back(0);
+                }
+                f.cons[k] = it->second;
             }
         }
-        f.rate = -1;   // unfrozen
+        return f;
     }
-    size_t frozen = 0;
-    while (frozen < flows.size()) {
-        double share = std::numeric_limits<double>::infinity();
-        for (const auto &kv : cap) {
-            if (kv.second.second > 0) {
-                share = std::min(share, kv.second.first / kv.second.second);
+
+    // Max-min fair rates (progressive filling) of the flows under their capacities.
+    void share(std::vector<Flow> &flows)
+    {
+        ++gen_;
+        used_.clear();
+        for (Flow &f : flows) {
+            for (int j : f.cons) {
+                if (j >= 0) {
+                    if (stamp_[j] != gen_) {
+                        stamp_[j] = gen_;
+                        left_[j] = cap_[j];
+                        unfrozen_[j] = 0;
+                        used_.push_back(j);
+                    }
+                    ++unfrozen_[j];
+                }
             }
         }
-        // Freeze the unfrozen flows of every constraint at that share.
+        // Each pass freezes the flows of the tightest constraints; the unfrozen flows and the
+        // constraints they still load stay listed in order (active_, used_).
+        active_.resize(flows.size());
         for (size_t i = 0; i < flows.size(); ++i) {
-            Flow &f = flows[i];
-            if (f.rate >= 0) {
-                continue;
-            }
-            const long long *id = fid[i].data();
-            bool tight = false;
-            for (int k = 0; k < 4; ++k) {
-                auto it = cap.find(id[k]);
-                if (it != cap.end() && it->second.second > 0 &&
-                    it->second.first / it->second.second <= share * (1 + 1e-12)) {
-                    tight = true;
+            active_[i] = static_cast<int>(i);
+        }
+        while (!active_.empty()) {
+            double share = std::numeric_limits<double>::infinity();
+            size_t keep = 0;
+            for (int j : used_) {
+                if (unfrozen_[j] > 0) {
+                    share = std::min(share, left_[j] / unfrozen_[j]);
+                    used_[keep++] = j;
                 }
             }
-            if (!tight) {
-                continue;
-            }
-            f.rate = std::max(share, 1e-3);   // rounding never leaves a flow without rate
-            ++frozen;
-            for (int k = 0; k < 4; ++k) {
-                auto it = cap.find(id[k]);
-                if (it != cap.end()) {
-                    it->second.first -= share;
-                    --it->second.second;
+            used_.resize(keep);
+            keep = 0;
+            for (int i : active_) {
+                Flow &f = flows[static_cast<size_t>(i)];
+                bool tight = false;
+                for (int j : f.cons) {
+                    if (j >= 0 && unfrozen_[j] > 0 && left_[j] / unfrozen_[j] <= share * (1 + 1e-12)) {
+                        tight = true;
+                    }
+                }
+                if (!tight) {
+                    active_[keep++] = i;
+                    continue;
+                }
+                f.rate = std::max(share, 1e-3);   // rounding never leaves a flow without rate
+                for (int j : f.cons) {
+                    if (j >= 0) {
+                        left_[j] -= share;
+                        --unfrozen_[j];
+                    }
                 }
             }
+            active_.resize(keep);
         }
     }
-}
+
+private:
+    const Matrix &m_;
+    std::unordered_map<long long, int> number_;   // id -> number
+    std::vector<double> cap_;                     // per number
+    // share()'s scratch, per number: capacity left, unfrozen flows, generation last used.
+    std::vector<double> left_;
+    std::vector<int> unfrozen_;
+    std::vector<unsigned> stamp_;
+    std::vector<int> used_;     // the numbers the flows use
+    std::vector<int> active_;   // the flows not yet frozen
+    unsigned gen_ = 0;
+};
 
 }  // namespace
 
@@ -308,6 +340,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             bool operator>(const Done &o) const { return std::tie(t, seq) > std::tie(o.t, o.seq); }
         };
         std::priority_queue<Done, std::vector<Done>, std::greater<Done>> done;
+        FlowNet net(m);
         std::vector<Flow> flows;
         std::vector<long long> flow_ck;
         std::unordered_map<long long, std::deque<Transfer>> waiting;   // per busy connection
@@ -325,11 +358,16 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                 done.push(Done{at + c.intra_latency_s + t.bytes / c.intra_Bps, seq++, t.from, t.to, ck});
                 return false;
             }
-            flows.push_back(Flow{t.from, t.to, a, b, t.bytes});
+            flows.push_back(net.flow(t.from, t.to, a, b, t.bytes));
             flow_ck.push_back(ck);
             return true;
         };
+        bool stale = false;   // the flows changed: re-share before time moves on
         for (;;) {
+            if (stale) {
+                net.share(flows);
+                stale = false;
+            }
             const double t_ready = ready.empty() ? inf : ready.top().ready;
             const double t_done = done.empty() ? inf : done.top().t;
             double t_drain = inf;
@@ -355,14 +393,13 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                     }
                 }
                 now = t;
-                share_rates(flows, m);
+                stale = true;
                 continue;
             }
             for (auto &f : flows) {
                 f.left = std::max(0.0, f.left - f.rate * (t - now));
             }
             now = t;
-            bool reshare = false;
             if (t_done <= t_ready) {
                 const Done d = done.top();
                 done.pop();
@@ -370,7 +407,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                     busy[d.ck] = false;
                     auto w = waiting.find(d.ck);
                     if (w != waiting.end() && !w->second.empty()) {
-                        reshare = begin(w->second.front(), now);
+                        stale = begin(w->second.front(), now) || stale;
                         w->second.pop_front();
                     }
                 }
@@ -383,11 +420,8 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                 if (takes_turns(tr.bytes) && busy[ck]) {
                     waiting[ck].push_back(tr);
                 } else {
-                    reshare = begin(tr, now);
+                    stale = begin(tr, now) || stale;
                 }
-            }
-            if (reshare) {
-                share_rates(flows, m);
             }
         }
     }
