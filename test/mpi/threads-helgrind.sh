@@ -6,9 +6,16 @@
 # no data race whose stacks pass through the pair store (coll_cloudaware_store.c, the core's
 # pair_store.cpp / cacore_store_*). Helgrind finds a race whenever two threads touch the same
 # memory without synchronizing, whether or not that run happened to interleave badly, so this is
-# the deterministic half of threads.sh. Other reports (Open MPI's lock-free request handling,
-# which helgrind does not understand) are not counted. About 60 s on a loaded 2-core machine.
-# (On b7977fe, whose store had no lock, it reports 13 races in coll_cloudaware_network.c.)
+# the deterministic half of threads.sh. A report counts when the racing access is in the store
+# and so is the access it conflicts with (or, when helgrind shows none, the allocation of the
+# memory): a thread's progress engine also completes other threads' requests -- it receives
+# into their buffers, it enables the module of a communicator another thread is creating and
+# builds its node map -- and hands them over through Open MPI's lock-free request completion,
+# which helgrind does not understand; the store then reads that memory under its lock, with no
+# race of its own (the eighteenth session's CI failed on such a node map). About 60 s on a
+# loaded 2-core machine.
+# (On b7977fe, whose store had no lock, it reports 13 races in coll_cloudaware_network.c; with
+# this filter and the store's lookup and merge unlocked, thread_calib 4 1 counts 56.)
 . "${TEST_SRCDIR:-.}/mpitest.sh"
 
 need_valgrind "$TEST_BUILDDIR/thread_calib"
@@ -30,12 +37,23 @@ logs=("$work"/hg.*)
 [ -s "${logs[0]}" ] || fail "helgrind wrote no log"
 awk '
     { sub(/^==[0-9]+== ?/, "") }
-    /^$/ { flush(); next }
+    /^-+$/ { flush(); next }   # helgrind separates its reports with a line of dashes
     { rec = rec $0 "\n" }
     END { flush(); exit found > 0 }
-    function flush() {
-        if (rec ~ /data race/ && rec ~ /coll_cloudaware_(store|network)\.c|pair_store|cacore_store/) {
-            printf "%s\n", rec; found++
+    # One report: the racing access, the access it conflicts with, where the memory came from.
+    function flush(  store, r, t, c, a, race, other) {
+        store = "coll_cloudaware_(store|network)\\.c|pair_store|cacore_store"
+        r = index(rec, "Possible data race")
+        if (r > 0) {
+            t = substr(rec, r)   # without the locks helgrind describes first
+            c = index(t, "This conflicts with")
+            a = index(t, "alloc\047d")
+            race = substr(t, 1, (c > 0 ? c : a > 0 ? a : length(t) + 1) - 1)
+            other = c > 0 ? substr(t, c, (a > c ? a : length(t) + 1) - c) \
+                    : a > 0 ? substr(t, a) : store
+            if (race ~ store && other ~ store) {
+                printf "%s\n", rec; found++
+            }
         }
         rec = ""
     }' "${logs[@]}" >"$work/store.txt" \
