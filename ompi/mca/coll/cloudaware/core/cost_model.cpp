@@ -170,7 +170,8 @@ public:
                 Flow &f = flows[static_cast<size_t>(i)];
                 bool tight = false;
                 for (int j : f.cons) {
-                    if (j >= 0 && unfrozen_[j] > 0 && left_[j] / unfrozen_[j] <= share * (1 + 1e-12)) {
+                    if (j >= 0 && unfrozen_[j] > 0 &&
+                        left_[j] / unfrozen_[j] <= share * (1 + 1e-12)) {
                         tight = true;
                     }
                 }
