@@ -588,10 +588,11 @@ int cmd_plan(const Args &a)
         // -1 = measured: the flow model with the matrix's node properties, the default)
         pp.cost.node_send_slots = pp.cost.node_recv_slots = static_cast<int>(parse_int(a.get("slots"), "slots"));
     }
-    if (a.has("duplex")) {   // as coll_cloudaware_model_duplex: -1 = none, 0 = every message
+    if (a.has("duplex")) {   // as coll_cloudaware_model_duplex: -2 = measured (the default)
         const long d = parse_int(a.get("duplex"), "duplex");
-        if (d < -1) {
-            usage_error("--duplex must be -1 (none), 0 (every message) or a byte count");
+        if (d < CACORE_DUPLEX_MEASURED) {
+            usage_error("--duplex must be -2 (measured), -1 (none), 0 (every message) or a byte "
+                        "count");
         }
         pp.cost.duplex_above_bytes = static_cast<double>(d);
     }

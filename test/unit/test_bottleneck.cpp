@@ -4,7 +4,8 @@
 // test_bottleneck.cpp - shared bottlenecks (docs/calibration.md, "Shared bottlenecks"): inferred
 // from the lone samples only where they show one (a pair's sample clearly faster alone than in
 // its round, between two groups of the hierarchy), and priced by the flow model (one transfer
-// across at the lone rate, several sharing the capacity). C++: the inference is an internal.
+// across at the lone rate, several sharing the capacity; two-way traffic inside a group
+// overlapping). C++: the inference is an internal.
 #include <check.h>
 
 #include "test_util.h"
@@ -62,13 +63,24 @@ Plan across(int pairs, double bytes)
 }
 
 // One rank per node: rank i on node i.
-double predicted(const Matrix &m, const Plan &p)
+double predicted(const Matrix &m, const Plan &p, double duplex = CACORE_DUPLEX_MEASURED)
 {
     std::vector<int> rank_node(static_cast<size_t>(p.nranks));
     for (int i = 0; i < p.nranks; ++i) {
         rank_node[i] = i;
     }
-    return predict(p, m, rank_node, CostParams());
+    CostParams c;
+    c.duplex_above_bytes = duplex;
+    return predict(p, m, rank_node, c);
+}
+
+// Nodes a and b send each other `bytes` at once.
+Plan exchange(int a, int b, double bytes)
+{
+    PlanBuilder pb(CACORE_COLL_BCAST, 0, 8, 1);
+    pb.transfer(a, 0, 0, b, 0, 0, 1, 0, 1);
+    pb.transfer(b, 0, 0, a, 0, 0, 1, 0, 1);
+    return pb.finish(bytes, CACORE_ALGO_COOL, "test");
 }
 
 // Three racks of unequal size, {0..5}, {6..9}, {10, 11}: 5 MB/s inside; across, the rates of
@@ -202,6 +214,26 @@ START_TEST(flow_model_prices_the_bottleneck)
 }
 END_TEST
 
+// The default (measured) two-way rule: messages up to 64 KiB between two nodes of one group
+// behind a shared bottleneck (one rack) overlap both ways, each at its own 5 MB/s; across the
+// racks, above 64 KiB, or without inferred groups, the two directions take turns.
+START_TEST(two_way_inside_a_rack_overlaps)
+{
+    Matrix plain = racks(), shared = racks();
+    plain.set_node_props(std::vector<NodeProps>(8));
+    shared.set_node_props(samples(5e6));
+    ck_assert_double_eq(CostParams().duplex_above_bytes, CACORE_DUPLEX_MEASURED);
+    const double small = 50e3, one_way = small / kIn;   // 10 ms; latency 0.1 ms
+    ck_assert_double_eq_tol(predicted(shared, exchange(0, 1, small)), one_way, 2e-4);
+    ck_assert_double_eq_tol(predicted(shared, exchange(0, 4, small)), 2 * one_way, 3e-4);
+    ck_assert_double_eq_tol(predicted(shared, exchange(0, 1, 2 * small)), 4 * one_way, 3e-4);
+    ck_assert_double_eq_tol(predicted(plain, exchange(0, 1, small)), 2 * one_way, 3e-4);
+    // The explicit settings as before: 0 every message, -1 none.
+    ck_assert_double_eq_tol(predicted(shared, exchange(0, 1, small), 0), 2 * one_way, 3e-4);
+    ck_assert_double_eq_tol(predicted(shared, exchange(0, 4, small), -1), one_way, 2e-4);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("bottleneck");
@@ -211,6 +243,7 @@ int main(void)
     tcase_add_test(tc, none_without_evidence);
     tcase_add_test(tc, bad_samples_refused);
     tcase_add_test(tc, flow_model_prices_the_bottleneck);
+    tcase_add_test(tc, two_way_inside_a_rack_overlaps);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

@@ -87,16 +87,17 @@ static double two_bw(int i, int j, void *ctx)
 }
 
 /* Two ranks on two nodes: an allreduce by exchange (recursive doubling) moves 1 MB each way.
- * Messages above duplex_above_bytes (coll_cloudaware_model_duplex; default 0, all) take turns
- * with the other direction: the exchange costs the sum of both directions. Below it, or with
- * -1, the two directions overlap. */
+ * Messages above duplex_above_bytes (coll_cloudaware_model_duplex; default measured, which
+ * without shared-bottleneck groups means all, as 0 does) take turns with the other direction:
+ * the exchange costs the sum of both directions. Below it, or with -1, the two directions
+ * overlap. Inside a group: test_bottleneck.cpp. */
 START_TEST(two_way_exchange_costs_the_sum)
 {
     cacore_matrix_t *m = tu_matrix(2, two_lat, two_bw, NULL);
     int rank_node[2] = {0, 1};
     cacore_plan_params_t pp;
     cacore_plan_params_default(&pp);
-    ck_assert_double_eq(pp.cost.duplex_above_bytes, 0);
+    ck_assert_double_eq(pp.cost.duplex_above_bytes, CACORE_DUPLEX_MEASURED);
     pp.algo = CACORE_ALGO_COOL;
     pp.pattern[0] = pp.pattern[1] = pp.pattern[2] = CACORE_PAT_RECDBL;
     pp.cost.reduce_Bps = 1e15;
@@ -109,6 +110,10 @@ START_TEST(two_way_exchange_costs_the_sum)
     ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, 1000000, &pp.cost, &t, err, sizeof err),
                      CACORE_OK);
     ck_assert_double_eq_tol(t, 2.0, 1e-6);
+    pp.cost.duplex_above_bytes = 0;
+    ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, 1000000, &pp.cost, &t, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_double_eq_tol(t, 2.0, 1e-6);
     const double above[] = {1e6, -1};   /* the message is not above it; none takes turns */
     for (int i = 0; i < 2; i++) {
         pp.cost.duplex_above_bytes = above[i];
@@ -116,7 +121,7 @@ START_TEST(two_way_exchange_costs_the_sum)
                                              sizeof err), CACORE_OK);
         ck_assert_double_eq_tol(t, 1.0, 1e-6);
     }
-    pp.cost.duplex_above_bytes = -2;
+    pp.cost.duplex_above_bytes = -3;
     ck_assert_int_eq(cacore_plan_predict(p, m, rank_node, 1000000, &pp.cost, &t, err, sizeof err),
                      CACORE_ERR_ARG);
     cacore_plan_free(p);

@@ -95,7 +95,8 @@ typedef struct mca_coll_cloudaware_component_t {
     int model_slots;             /* cost model: messages a node sends/receives at once; 0 = any,
                                     -1 = measured (flow model) */
     int model_duplex;            /* cost model: messages between two ranks above this many bytes
-                                    take turns with the other direction; -1 = none */
+                                    take turns with the other direction; 0 = all, -1 = none,
+                                    -2 = measured (CACORE_DUPLEX_MEASURED) */
     /* live trial (coll_cloudaware_trial.c) */
     int trial_calls;             /* blocking calls per variant; 0 = no trials */
     double trial_time;           /* seconds: more calls per variant when they are shorter */

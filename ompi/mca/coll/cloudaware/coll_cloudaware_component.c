@@ -84,7 +84,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .k = 4.0,
     .t_span = 1,
     .model_slots = -1,
-    .model_duplex = 0,
+    .model_duplex = CACORE_DUPLEX_MEASURED,
     .trial_calls = 3,
     .trial_margin = 0.05,
     .trial_time = 0.05,
@@ -359,9 +359,10 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
     register_int("model_duplex",
                  "Cost model: messages between two ranks larger than this many bytes take turns "
                  "with the other direction's (a two-way exchange of them costs the sum of both "
-                 "directions); smaller ones overlap. Default 0: every message; -1 = none; "
-                 "65536 (the TCP BTL's eager limit) lets pipelines' segments overlap "
-                 "(docs/cost-model.md, \"Two-way traffic\").",
+                 "directions); smaller ones overlap. 0 = every message; -1 = none; default -2 = "
+                 "measured: messages up to 64 KiB between two nodes of one group behind a "
+                 "shared bottleneck that calibration found (a rack) overlap, every other "
+                 "message takes turns (docs/cost-model.md, \"Two-way traffic\").",
                  OPAL_INFO_LVL_6, &c->model_duplex);
     register_int("trial_calls",
                  "Live trial: the first blocking calls of each collective, root and size class "
@@ -518,10 +519,10 @@ static int cloudaware_open(void)
         opal_output(0, "coll:cloudaware: coll_cloudaware_k=%g is invalid (> 1); using 4", c->k);
         c->k = 4.0;
     }
-    if (c->model_duplex < -1) {
-        opal_output(0, "coll:cloudaware: coll_cloudaware_model_duplex=%d is invalid; using 0",
-                    c->model_duplex);
-        c->model_duplex = 0;
+    if (c->model_duplex < CACORE_DUPLEX_MEASURED) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_model_duplex=%d is invalid; using -2 "
+                    "(measured)", c->model_duplex);
+        c->model_duplex = CACORE_DUPLEX_MEASURED;
     }
     if (c->model_slots < -1) {
         opal_output(0, "coll:cloudaware: coll_cloudaware_model_slots=%d is invalid; using -1 "

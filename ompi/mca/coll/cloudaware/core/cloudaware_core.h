@@ -193,9 +193,16 @@ typedef struct {
                                  (docs/cost-model.md), 1 when the matrix has none */
     int node_recv_slots;      /* messages a node receives at once; -1 as above */
     double duplex_above_bytes; /* messages between two ranks larger than this take turns with
-                                  the other direction (and each other); -1 = none; default 0:
-                                  all (docs/cost-model.md, "Two-way traffic") */
+                                  the other direction (and each other); 0 = all, -1 = none;
+                                  default CACORE_DUPLEX_MEASURED (docs/cost-model.md, "Two-way
+                                  traffic") */
 } cacore_cost_params_t;
+
+/* duplex_above_bytes: messages up to CACORE_DUPLEX_GROUP_BYTES between two nodes of one group
+ * behind a shared bottleneck (calibration's, a rack) overlap both ways; every other message
+ * takes turns. */
+#define CACORE_DUPLEX_MEASURED (-2)
+#define CACORE_DUPLEX_GROUP_BYTES 65536
 
 void cacore_cost_params_default(cacore_cost_params_t *p);
 

@@ -30,8 +30,9 @@ CostParams CostParams::from_c(const cacore_cost_params_t &c)
     p.duplex_above_bytes = c.duplex_above_bytes;
     if (!(p.reduce_Bps > 0) || !(p.copy_Bps > 0) || !(p.intra_Bps > 0) || !(p.intra_latency_s >= 0) ||
         !std::isfinite(p.intra_latency_s) || p.node_send_slots < -1 || p.node_recv_slots < -1 ||
-        !(p.duplex_above_bytes >= -1) || !std::isfinite(p.duplex_above_bytes)) {
-        fail_arg("cost parameters: speeds must be > 0, latency >= 0, slots >= -1, duplex >= -1");
+        !(p.duplex_above_bytes >= CACORE_DUPLEX_MEASURED) ||
+        !std::isfinite(p.duplex_above_bytes)) {
+        fail_arg("cost parameters: speeds must be > 0, latency >= 0, slots >= -1, duplex >= -2");
     }
     return p;
 }
@@ -226,8 +227,18 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         recvp[i].free_at.assign(c.node_recv_slots < 0 ? 1 : c.node_recv_slots, 0.0);
     }
     // Messages that take turns with the other direction on their rank pair's connection: those
-    // above duplex_above_bytes; 0 means every message (empty ones too), -1 none.
-    const auto takes_turns = [&c](double bytes) {
+    // above duplex_above_bytes; 0 means every message (empty ones too), -1 none. Measured
+    // (docs/cost-model.md, "Two-way traffic"): the two directions of a pair inside a rack
+    // overlap, across a shared uplink they contend; so small messages (pipeline segments) between
+    // two nodes of one bottleneck group overlap, the rest take turns, as they do without groups.
+    const Bottlenecks *groups = c.duplex_above_bytes == CACORE_DUPLEX_MEASURED ? m.bottlenecks()
+                                                                              : nullptr;
+    const auto takes_turns = [&](double bytes, int from, int to) {
+        if (c.duplex_above_bytes == CACORE_DUPLEX_MEASURED) {
+            const int a = rank_node[from], b = rank_node[to];
+            return groups == nullptr || a == b || bytes > CACORE_DUPLEX_GROUP_BYTES ||
+                   groups->group_of(a) != groups->group_of(b);
+        }
         return c.duplex_above_bytes == 0 ||
                (c.duplex_above_bytes > 0 && bytes > c.duplex_above_bytes);
     };
@@ -351,7 +362,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         auto begin = [&](const Transfer &t, double at) {
             const int a = rank_node[t.from], b = rank_node[t.to];
             long long ck = -1;
-            if (takes_turns(t.bytes)) {
+            if (takes_turns(t.bytes, t.from, t.to)) {
                 ck = key(std::min(t.from, t.to), std::max(t.from, t.to));
                 busy[ck] = true;
             }
@@ -418,7 +429,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                 const Transfer tr = ready.top();
                 ready.pop();
                 const long long ck = key(std::min(tr.from, tr.to), std::max(tr.from, tr.to));
-                if (takes_turns(tr.bytes) && busy[ck]) {
+                if (takes_turns(tr.bytes, tr.from, tr.to) && busy[ck]) {
                     waiting[ck].push_back(tr);
                 } else {
                     stale = begin(tr, now) || stale;
@@ -442,7 +453,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             dur = m.latency(a, b) + t.bytes / m.bandwidth(a, b);
         }
         const long long ck = key(std::min(t.from, t.to), std::max(t.from, t.to));
-        const bool turns = takes_turns(t.bytes);
+        const bool turns = takes_turns(t.bytes, t.from, t.to);
         if (turns) {
             auto it = conn.find(ck);
             if (it != conn.end()) {

@@ -20,15 +20,17 @@ struct CostParams {
     double intra_Bps = 4e9;
     int node_send_slots = -1;    // 0 = unlimited; -1 = measured (flow model, see predict)
     int node_recv_slots = -1;
-    double duplex_above_bytes = 0;   // coll_cloudaware_model_duplex; -1 = never
+    double duplex_above_bytes = CACORE_DUPLEX_MEASURED;   // coll_cloudaware_model_duplex
 
     static CostParams from_c(const cacore_cost_params_t &c);
     cacore_cost_params_t to_c() const;
 };
 
 // Discrete-event simulation of the plan's rounds, local copies and reductions at their speeds,
-// FIFO per rank pair connection for messages above duplex_above_bytes. rank_node maps ranks to
-// nodes of m.
+// FIFO per rank pair connection for the messages that take turns with the other direction:
+// those above duplex_above_bytes (0: all, -1: none); with CACORE_DUPLEX_MEASURED, every message
+// but those up to CACORE_DUPLEX_GROUP_BYTES between two nodes of one group of the matrix's
+// shared bottlenecks. rank_node maps ranks to nodes of m.
 // Between nodes, two models (docs/cost-model.md):
 // - slots >= 0 (configured) or a matrix without node properties (slots -1 then means 1): a
 //   message takes L + bytes/B and holds one of its sender node's send ports and one of its
