@@ -6,7 +6,8 @@
 // boundary over host pairs and entry hosts of their own; every lanes plan passes the symbolic
 // check for 1..65 ranks, ragged nodes, every root, 1 to 4 lanes, chains and flat groups; a capped
 // host serves no flat group; no lane enters a group through its slow way in when an order of the
-// groups avoids it; and the planner takes lanes where single cross-group pairs are slow.
+// groups avoids it; the planner takes lanes where single cross-group pairs are slow, and more
+// lanes only when they are predicted faster by more than a tie.
 #include <check.h>
 
 #include "test_util.h"
@@ -247,6 +248,33 @@ START_TEST(auto_takes_lanes_over_slow_pairs)
 }
 END_TEST
 
+// More lanes must be predicted more than 2 % faster than fewer (planner.cpp, kTie; docs/model.md
+// "Lanes"): 12 nodes in racks of 4, cross pairs 20 times slower, a 4 MiB reduce in flat groups
+// and 16 segments, where three lanes are predicted faster than two by less than that, and four
+// no faster than three. The lanes algorithm takes two.
+START_TEST(more_lanes_win_by_more_than_a_tie)
+{
+    const Matrix m = racks(12, 4, 1e8, 5e6);
+    const PlanInput in = input(m, one_per_node(12), CACORE_COLL_REDUCE, 0, 1 << 22, 1 << 20);
+    const Layout lay(in, HierParams{});
+    double t[5] = {};
+    for (int k = 1; k <= 4; ++k) {
+        t[k] = predict_for(build_lanes(in, lay, k, CACORE_PAT_FLAT, CACORE_PAT_BINOMIAL, 16), in,
+                           CostParams{});
+    }
+    ck_assert_msg(t[3] < t[2] && t[3] > 0.98 * t[2] && t[4] >= t[3] && t[1] > t[2],
+                  "not the case under test: k=1..4 predicted %g %g %g %g s", t[1], t[2], t[3],
+                  t[4]);
+    PlanParams p;
+    p.algo = CACORE_ALGO_LANES;
+    p.pattern[1] = CACORE_PAT_FLAT;
+    p.segment_bytes = (1 << 22) / 16;
+    const Plan plan = build_plan(in, p);
+    ck_assert_msg(plan.description.rfind("lanes k=2 ", 0) == 0, "%s (predicted %g s)",
+                  plan.description.c_str(), plan.predicted_s);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("lanes");
@@ -257,6 +285,7 @@ int main(void)
     tcase_add_test(tc, capped_host_serves_no_flat_group);
     tcase_add_test(tc, lanes_keep_off_a_slow_way_in);
     tcase_add_test(tc, auto_takes_lanes_over_slow_pairs);
+    tcase_add_test(tc, more_lanes_win_by_more_than_a_tie);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

@@ -358,7 +358,12 @@ Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
 }
 
 // Lanes (lanes_plan.hpp; bcast, reduce, allreduce): 1 to 4 lanes, chains or the entry host
-// serving its group, with three segment counts, then every segment count for the best.
+// serving its group. For each lane count the best of both at three segment counts, then at every
+// segment count; more lanes must then be predicted faster than fewer by more than a tie (kTie):
+// each lane adds streams across the shared uplinks, and a job's first calls drop packets in an
+// uplink's queue, more with more streams (docs/benchmarks.md, eighteenth to twentieth sessions),
+// which the model does not see. In the lab a 1 MiB reduce over three lanes, predicted 1.3 %
+// faster than over two, measured 1.5x slower.
 Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p)
 {
     std::vector<int> group_pats{CACORE_PAT_CHAIN, CACORE_PAT_FLAT};
@@ -367,38 +372,48 @@ Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p)
     }
     const int node_pat = p.pattern[0] == CACORE_PAT_FLAT ? CACORE_PAT_FLAT : CACORE_PAT_BINOMIAL;
     const auto segs = seg_candidates(in, p);
-    Best best;
-    int best_k = 1, best_g = group_pats[0];
-    auto eval = [&](int k, int g, int s) {
-        Plan pl = build_lanes(in, lay, k, g, node_pat, s);
-        pl.predicted_s = predict_for(pl, in, p.cost);
-        if (!best.have || pl.predicted_s < best.plan.predicted_s) {
-            best_k = k;
-            best_g = g;
-        }
-        best.offer(std::move(pl));
-    };
+    auto coarse = [&](int s) { return segs.size() == 1 || s == 4 || s == 16 || s == 64; };
     // A lane's share no smaller than a segment (seg_candidates' 8 KiB): below it more lanes
     // only add messages.
     const int most = std::max(1, std::min({4, static_cast<int>(lay.nodes.size()) - 1,
                                            static_cast<int>(in.bytes / 8192)}));
     const bool down = in.coll == CACORE_COLL_BCAST;
+    std::optional<Plan> best;
     for (int k = 1; k <= most; ++k) {
+        std::optional<Plan> of_k;
+        int g_of_k = group_pats[0];
+        auto eval = [&](int g, int s) {
+            Plan pl = build_lanes(in, lay, k, g, node_pat, s);
+            pl.predicted_s = predict_for(pl, in, p.cost);
+            if (!of_k || pl.predicted_s < of_k->predicted_s) {
+                g_of_k = g;
+                of_k = std::move(pl);
+            }
+        };
         for (int g : group_pats) {
             if (k > 1 && static_cast<int>(lane_trees(lay, k, g, down, in.bytes / k).size()) < k) {
                 continue;   // fewer lanes without a shared edge: built already
             }
             for (int s : segs) {
-                if (segs.size() == 1 || s == 4 || s == 16 || s == 64) {
-                    eval(k, g, s);
+                if (coarse(s)) {
+                    eval(g, s);
                 }
             }
         }
+        if (!of_k) {
+            continue;
+        }
+        const int g = g_of_k;
+        for (int s : segs) {
+            if (!coarse(s)) {
+                eval(g, s);
+            }
+        }
+        if (!best || of_k->predicted_s < best->predicted_s * (1.0 - kTie)) {
+            best = std::move(of_k);
+        }
     }
-    for (int s : segs) {
-        eval(best_k, best_g, s);
-    }
-    return std::move(best.plan);
+    return std::move(*best);
 }
 
 }  // namespace
