@@ -150,6 +150,9 @@ int busiest_round(const Plan &p, const std::vector<int> &rank_node)
 // whose ingress is capped received from two children at once).
 constexpr double kTie = 0.02;
 
+// Predicted time a beats b by more than a tie.
+bool faster_beyond_tie(double a, double b) { return a < b * (1.0 - kTie); }
+
 // Offers pl and, with p.relay, its relayed form (relay.hpp) when there is one, it passes the
 // check (else the rewrite is dropped) and is predicted faster by more than a tie: relaying adds
 // messages, and CPU time at the relay rank that the model does not see.
@@ -159,7 +162,7 @@ void offer_relayed(Best &best, Plan &&pl, const PlanInput &in, const PlanParams 
         std::optional<Plan> r = relay_plan(pl, *in.matrix, in.rank_node);
         if (r && simulate(*r).ok) {
             r->predicted_s = predict_for(*r, in, p.cost);
-            if (r->predicted_s < pl.predicted_s * (1.0 - kTie)) {
+            if (faster_beyond_tie(r->predicted_s, pl.predicted_s)) {
                 best.offer(std::move(*r));
             }
         }
@@ -227,7 +230,7 @@ Plan choose_cool(const PlanInput &in, const Layout &lay, const PlanParams &p)
         pl.predicted_s = predict_for(pl, in, p.cost);
         const int busy = busiest_round(pl, in.rank_node);
         const double t = pl.predicted_s, b = best.have ? best.plan.predicted_s : 0.0;
-        if (!best.have || t < b * (1.0 - kTie) || (t <= b * (1.0 + kTie) && busy < best_busy) ||
+        if (!best.have || faster_beyond_tie(t, b) || (t <= b * (1.0 + kTie) && busy < best_busy) ||
             (t < b && busy <= best_busy)) {
             best_pat = pt;
             best_segs = s;
@@ -403,13 +406,12 @@ Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p)
         if (!of_k) {
             continue;
         }
-        const int g = g_of_k;
         for (int s : segs) {
             if (!coarse(s)) {
-                eval(g, s);
+                eval(g_of_k, s);
             }
         }
-        if (!best || of_k->predicted_s < best->predicted_s * (1.0 - kTie)) {
+        if (!best || faster_beyond_tie(of_k->predicted_s, best->predicted_s)) {
             best = std::move(of_k);
         }
     }
@@ -465,7 +467,7 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
         } else if (free_choice && rail_applies) {
             // More messages than a COOL plan: it must win by more than a tie (kTie) to be taken.
             Plan rail = choose_rail(in, lay, p);
-            if (!best.have || rail.predicted_s < best.plan.predicted_s * (1.0 - kTie)) {
+            if (!best.have || faster_beyond_tie(rail.predicted_s, best.plan.predicted_s)) {
                 offer_relayed(best, std::move(rail), in, p);
             }
         }
@@ -481,7 +483,7 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
             // More messages than a COOL plan, likewise; within a tie it is the alternative the
             // live trial times against the plan.
             Plan lanes = choose_lanes(in, lay, p);
-            if (!best.have || lanes.predicted_s < best.plan.predicted_s * (1.0 - kTie)) {
+            if (!best.have || faster_beyond_tie(lanes.predicted_s, best.plan.predicted_s)) {
                 offer_relayed(best, std::move(lanes), in, p);
             } else {
                 best.offer_second(std::move(lanes));
