@@ -23,15 +23,36 @@ TEST_LOG=$(mktemp "${TMPDIR:-/tmp}/cloudaware-test.XXXXXX")
 trap 'rm -f "$TEST_LOG"' EXIT
 
 # ca_mpirun NP [mpirun args...] -- runs with a time limit (CA_TIMEOUT seconds, default 600);
-# output goes to $TEST_LOG and stdout.
+# output goes to $TEST_LOG and stdout. A job stopped at the limit gets a line saying so and the
+# state of its processes' threads 5 s before (ps: state, kernel wait channel), so that a hang seen
+# once in CI says where the ranks were.
 ca_mpirun() {
-    local np=$1
+    local np=$1 limit=${CA_TIMEOUT:-600} rc tpid watch
     shift
     echo "+ mpirun -np $np $*"
-    timeout "${CA_TIMEOUT:-600}" "$MPIRUN" -np "$np" "$@" >"$TEST_LOG" 2>&1
-    local rc=$?
+    timeout "$limit" "$MPIRUN" -np "$np" "$@" >"$TEST_LOG" 2>&1 &
+    tpid=$!
+    (sleep $((limit > 10 ? limit - 5 : limit)) && job_threads "$tpid" >"$TEST_LOG.threads") &
+    watch=$!
+    wait "$tpid"
+    rc=$?
+    pkill -P "$watch" sleep 2>/dev/null
+    wait "$watch" 2>/dev/null
+    if [ "$rc" -eq 124 ]; then
+        echo "ca_mpirun: the job did not end within $limit s; stopped. Its threads 5 s before:" >>"$TEST_LOG"
+        cat "$TEST_LOG.threads" >>"$TEST_LOG" 2>/dev/null
+    fi
+    rm -f "$TEST_LOG.threads"
     cat "$TEST_LOG"
     return $rc
+}
+
+# job_threads PID: every thread of PID's children (mpirun) and grandchildren (the ranks).
+job_threads() {
+    local launcher ranks
+    launcher=$(pgrep -P "$1" | tr '\n' ',')
+    ranks=$(for p in ${launcher//,/ }; do pgrep -P "$p"; done | tr '\n' ',')
+    [ -n "$launcher" ] && ps -L -o pid,tid,stat,wchan:32,etimes,comm -p "${launcher}${ranks%,}"
 }
 
 # Prints the end of the last job's output (per-call verbose lines left out) and fails.
