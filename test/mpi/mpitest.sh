@@ -22,37 +22,48 @@ export PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe PRTE_MCA_hwloc_defau
 TEST_LOG=$(mktemp "${TMPDIR:-/tmp}/cloudaware-test.XXXXXX")
 trap 'rm -f "$TEST_LOG"' EXIT
 
-# ca_mpirun NP [mpirun args...] -- runs with a time limit (CA_TIMEOUT seconds, default 600);
-# output goes to $TEST_LOG and stdout. A job stopped at the limit gets a line saying so and the
-# state of its processes' threads 5 s before (ps: state, kernel wait channel), so that a hang seen
-# once in CI says where the ranks were.
+# ca_mpirun NP [mpirun args...] -- runs with a time limit (CA_TIMEOUT seconds, default 600; KILL
+# 20 s later if TERM did not end it); output goes to $TEST_LOG and stdout. A job stopped at the
+# limit gets a line saying so and the state of its processes' threads 5 s before (ps: state,
+# kernel wait channel), so that a hang seen once in CI says where the ranks were; then those
+# processes are killed.
 ca_mpirun() {
-    local np=$1 limit=${CA_TIMEOUT:-600} rc tpid watch
+    local np=$1 limit=${CA_TIMEOUT:-600} rc tpid pid
     shift
     echo "+ mpirun -np $np $*"
-    timeout "$limit" "$MPIRUN" -np "$np" "$@" >"$TEST_LOG" 2>&1 &
+    timeout -k 20 "$limit" "$MPIRUN" -np "$np" "$@" >"$TEST_LOG" 2>&1 &
     tpid=$!
-    (sleep $((limit > 10 ? limit - 5 : limit)) && job_threads "$tpid" >"$TEST_LOG.threads") &
-    watch=$!
+    # the watcher: looks once a second whether the job still runs (it leaves at most a second
+    # after the job; its output never goes to the test's own, which the test driver reads to EOF)
+    (
+        snap=$((EPOCHSECONDS + (limit > 10 ? limit - 5 : limit)))
+        while kill -0 "$tpid" 2>/dev/null && [ "$EPOCHSECONDS" -lt "$snap" ]; do sleep 1; done
+        kill -0 "$tpid" 2>/dev/null && job_threads "$tpid" >"$TEST_LOG.threads"
+    ) >/dev/null 2>&1 &
     wait "$tpid"
     rc=$?
-    pkill -P "$watch" sleep 2>/dev/null
-    wait "$watch" 2>/dev/null
-    if [ "$rc" -eq 124 ]; then
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
         echo "ca_mpirun: the job did not end within $limit s; stopped. Its threads 5 s before:" >>"$TEST_LOG"
         cat "$TEST_LOG.threads" >>"$TEST_LOG" 2>/dev/null
+        # Open MPI 4.1's mpirun, stopped, can leave ranks running (each in a process group of
+        # its own): those seen 5 s before go too, so that no rank spins through later tests
+        for pid in $(awk 'NR > 1 { print $1 }' "$TEST_LOG.threads" 2>/dev/null | sort -u); do
+            kill -KILL "$pid" 2>/dev/null
+        done
     fi
     rm -f "$TEST_LOG.threads"
     cat "$TEST_LOG"
     return $rc
 }
 
-# job_threads PID: every thread of PID's children (mpirun) and grandchildren (the ranks).
+# job_threads PID: every thread of PID's children (mpirun) and grandchildren (the ranks). pgrep
+# and ps without the sanitizer part's LD_PRELOAD of the ASan runtime, under which they hang.
 job_threads() {
-    local launcher ranks
-    launcher=$(pgrep -P "$1" | tr '\n' ',')
-    ranks=$(for p in ${launcher//,/ }; do pgrep -P "$p"; done | tr '\n' ',')
-    [ -n "$launcher" ] && ps -L -o pid,tid,stat,wchan:32,etimes,comm -p "${launcher}${ranks%,}"
+    local launcher ranks p
+    launcher=$(env -u LD_PRELOAD pgrep -P "$1" | tr '\n' ',')
+    ranks=$(for p in ${launcher//,/ }; do env -u LD_PRELOAD pgrep -P "$p"; done | tr '\n' ',')
+    [ -n "$launcher" ] && env -u LD_PRELOAD ps -L -o pid,tid,stat,wchan:32,etimes,comm \
+        -p "${launcher}${ranks%,}"
 }
 
 # Prints the end of the last job's output (per-call verbose lines left out) and fails.
