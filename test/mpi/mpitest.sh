@@ -59,11 +59,11 @@ ca_mpirun() {
 # job_threads PID: every thread of PID's children (mpirun) and grandchildren (the ranks). pgrep
 # and ps without the sanitizer part's LD_PRELOAD of the ASan runtime, under which they hang.
 job_threads() {
-    local launcher ranks p
-    launcher=$(env -u LD_PRELOAD pgrep -P "$1" | tr '\n' ',')
-    ranks=$(for p in ${launcher//,/ }; do env -u LD_PRELOAD pgrep -P "$p"; done | tr '\n' ',')
+    local launcher ranks
+    launcher=$(env -u LD_PRELOAD pgrep -d, -P "$1")
+    ranks=$(env -u LD_PRELOAD pgrep -d, -P "$launcher")
     [ -n "$launcher" ] && env -u LD_PRELOAD ps -L -o pid,tid,stat,wchan:32,etimes,comm \
-        -p "${launcher}${ranks%,}"
+        -p "$launcher${ranks:+,$ranks}"
 }
 
 # Prints the end of the last job's output (per-call verbose lines left out) and fails.
