@@ -298,7 +298,9 @@ START_TEST(rail_allgather_direct_overlaps_top)
     cacore_plan_free(p);
 
     /* Direct across the top too, in 4 segments: a leader's segments cross in 4 consecutive
-     * rounds, and what came across goes on to its rack peers one round later each. */
+     * rounds, its node's parts go to its rack peers a segment in each of those rounds (not all
+     * in the first: that round would last as long as the whole exchange inside the rack while
+     * only one segment crosses), and what came across goes on one round later each. */
     pp.pattern[2] = CACORE_PAT_DIRECT;
     pp.segment_bytes = 1 << 18;
     ck_assert_int_eq(cacore_plan_build(m, 16, rank_node, CACORE_COLL_ALLGATHER, 0, 1 << 20,
@@ -310,23 +312,34 @@ START_TEST(rail_allgather_direct_overlaps_top)
     const int bpr4 = cacore_plan_nblocks(p) / 16;
     ck_assert_int_eq(bpr4, 4);
     for (int r = 0; r < 16; r += 2) {
-        unsigned cross = 0, fwd = 0;   /* bit k: a send in round first + k */
-        int first = -1;
+        unsigned cross = 0, own = 0, fwd = 0;   /* bit k: a send in round first + k */
+        int first = -1, own_blocks = 0;
+        for (int i = 0; i < cacore_plan_nsteps(p, r); ++i) {
+            const cacore_step_t *st = &cacore_plan_steps(p, r)[i];
+            if (st->kind == CACORE_STEP_SEND && rank_node[st->peer] / 4 != rank_node[r] / 4) {
+                first = first < 0 || st->round < first ? st->round : first;
+            }
+        }
+        ck_assert_int_ge(first, 0);
         for (int i = 0; i < cacore_plan_nsteps(p, r); ++i) {
             const cacore_step_t *st = &cacore_plan_steps(p, r)[i];
             if (st->kind != CACORE_STEP_SEND || rank_node[st->peer] == rank_node[r]) {
                 continue;
             }
+            ck_assert_int_ge(st->round, first);
             const int peer_node = rank_node[st->peer];
             if (peer_node / 4 != rank_node[r] / 4) {
-                first = first < 0 ? st->round : first;
                 cross |= 1u << (st->round - first);
             } else if (st->first_block / bpr4 / 2 != rank_node[r]) {
-                ck_assert_int_ge(first, 0);
                 fwd |= 1u << (st->round - first);
+            } else {
+                own |= 1u << (st->round - first);
+                own_blocks += st->nblocks;
             }
         }
         ck_assert_uint_eq(cross, 0xfu);
+        ck_assert_uint_eq(own, 0xfu);
+        ck_assert_int_eq(own_blocks, 3 * 2 * bpr4);   /* the node's two parts to 3 rack peers */
         ck_assert_uint_eq(fwd, 0x1eu);
     }
     cacore_plan_free(p);

@@ -160,10 +160,14 @@ std::vector<int> segment_of(const std::vector<int> &set, int t, int m)
 }
 
 // Direct across the top and just below it (level L), pipelined in m segments from round r0:
-// the level's carriers exchange the parts they carry in r0, segment t of every top rail crosses
-// in r0 + t, and each carrier hands what came across in segment t to the other carriers of its
-// unit in r0 + t + 1. held[c]: the parts c carries to the top (sorted blocks); afterwards every
-// carrier of a unit holds its unit's parts and all that crossed for the unit's rails.
+// segment t of the parts every carrier carries goes to the other carriers of its unit and
+// across its top rail in r0 + t, and each carrier hands what came across in segment t to the
+// other carriers of its unit in r0 + t + 1. The unit's own parts take m rounds, not all r0:
+// a round ends when its slowest transfer does, and a top behind a shared uplink ran its first
+// segment as long as the whole unit exchange (racks-8, 1 MiB allgather: 2.51 s against a bound
+// of 1.68; docs/benchmarks.md, twenty-second session). held[c]: the parts c carries to the top
+// (sorted blocks); afterwards every carrier of a unit holds its unit's parts and all that crossed
+// for the unit's rails.
 void pipelined_top(const Rails &R, SliceEmitter &se, std::vector<std::vector<int>> &held,
                    std::vector<int> &cur, int m, const LevelFn &lv)
 {
@@ -182,9 +186,6 @@ void pipelined_top(const Rails &R, SliceEmitter &se, std::vector<std::vector<int
     const int r0 = se.base(all);
     const std::vector<std::vector<int>> carried = held;
     std::vector<std::vector<int>> came(held.size()), own(held.size());
-    for (const auto &u : units) {
-        se.allgather_sets_direct(u, held, lv, r0);
-    }
     for (int t = 0;; ++t) {
         if (t > 0) {   // what crossed in segment t - 1 goes on inside the units
             for (const auto &u : units) {
@@ -197,10 +198,17 @@ void pipelined_top(const Rails &R, SliceEmitter &se, std::vector<std::vector<int
         if (t == m) {
             break;
         }
+        for (int c : all) {
+            own[c] = segment_of(carried[c], t, m);
+        }
+        std::vector<std::vector<int>> mine = own;   // segment t of the unit's own parts
+        for (const auto &u : units) {
+            se.allgather_sets_direct(u, mine, lv, r0 + t);
+        }
+        for (int c : all) {
+            held[c] = set_union(held[c], mine[c]);
+        }
         for (const auto &mem : tops) {
-            for (int c : mem) {
-                own[c] = segment_of(carried[c], t, m);
-            }
             std::vector<std::vector<int>> seg = own;
             se.allgather_sets_direct(mem, seg, lv, r0 + t);
             for (int c : mem) {
