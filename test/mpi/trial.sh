@@ -13,6 +13,8 @@
 #      is reported, the trial runs again and the book is rewritten.  6. Every collective, and
 #      coll_check (non-commutative ops, zero sizes, IN_PLACE, sub-communicators) with trials.
 #   7. coll_cloudaware_trial_time: calls predicted short get more trial calls (here 16).
+#   8. coll_cloudaware_trial_cut: a variant losing by far in its first call runs no more calls
+#      (a tiny factor here, so that every variant after the plan is cut).
 #   5c. The peer: with basic below, tuned's algorithm run by the executor takes part (sections 1
 #      to 5b and 7 turn it off, coll_cloudaware_trial_peer 0, to count two or three variants;
 #      5d: with tuned below, han's two levels are the peer, coll_check included;
@@ -27,8 +29,11 @@ trap 'rm -rf "$TEST_LOG" "$work"' EXIT
 prog="$TEST_BUILDDIR/trial_check"
 common=(--mca coll cloudaware,basic --mca coll_cloudaware_test_fake_nodes 4
         --mca coll_cloudaware_calibrate_bandwidth_bytes 4096)
-# coll_cloudaware_trial_time 0: trial_calls calls per variant, however short (section 7 tests it)
-base=("${common[@]}" --mca coll_cloudaware_trial_time 0)
+# coll_cloudaware_trial_time 0: trial_calls calls per variant, however short (section 7 tests it);
+# coll_cloudaware_trial_cut 0: no variant cut after one call, so every variant runs the calls
+# these sections count (section 6 runs with the default cut, section 8 tests it)
+uncut=("${common[@]}" --mca coll_cloudaware_trial_time 0)
+base=("${uncut[@]}" --mca coll_cloudaware_trial_cut 0)
 nopeer=(--mca coll_cloudaware_trial_peer 0)
 
 # The blocking (or, with PREFIX=i, nonblocking) per-call paths of rank 0 for "gather of 65536
@@ -194,7 +199,8 @@ echo "--- 5d. tuned below: the peer is han's two levels, run by the executor"
 # 2 pretend nodes (ranks modulo 2), so han's plan has both levels; 5 ranks for coll_check: 3 + 2.
 hanpeer=(--mca coll cloudaware,tuned,basic --mca coll_cloudaware_priority 100
          --mca coll_cloudaware_test_fake_nodes 2
-         --mca coll_cloudaware_calibrate_bandwidth_bytes 4096 --mca coll_cloudaware_trial_time 0)
+         --mca coll_cloudaware_calibrate_bandwidth_bytes 4096 --mca coll_cloudaware_trial_time 0
+         --mca coll_cloudaware_trial_cut 0)
 ca_mpirun 4 "${hanpeer[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_trial_spread 0 \
     "$prog" gather 16384 9 >/dev/null || fail "trial_check failed (han peer)"
 expect_in_log "trial_check: gather count=16384 reps=9 on 4 ranks: 18 checks, 0 failures"
@@ -209,15 +215,15 @@ grep -q 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*; peer han
 check_with_trials 5 "; peer han two-level: .*" "${hanpeer[@]}"
 echo "ok: han's peer ran in the trial (calls 7-9); coll_check right with it in $n trials"
 
-echo "--- 6. every collective, and coll_check, with trials (the peer included)"
+echo "--- 6. every collective, and coll_check, with trials (the peer included; the default cut)"
 colls=bcast,reduce,allreduce,scatter,allgather
-ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_min_gain 0 \
+ca_mpirun 4 "${uncut[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_min_gain 0 \
     "$prog" $colls 4096 12 1 >/dev/null || fail "trial_check $colls failed"
 expect_in_log "trial_check: $colls count=4096 reps=12 on 4 ranks: .* 0 failures"
 for coll in ${colls//,/ }; do
     expect_in_log "trial of $coll of 16384 bytes (root -\?[01]) on MPI_COMM_WORLD: .*outcome: "
 done
-check_with_trials 4 "" "${base[@]}"
+check_with_trials 4 "" "${uncut[@]}"
 echo "ok: every collective right under trials; coll_check completed $n trials"
 
 echo "--- 7. short calls: coll_cloudaware_trial_time lengthens the trial"
@@ -229,4 +235,25 @@ report=$(grep -o 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*;
 n=$(echo "$report" | sed 's/.*; previous module: \([^(]*\) s (median$/\1/' | wc -w)
 [ "$n" = 16 ] || fail "expected 16 trial calls of the previous module (a 64 KiB gather on one host is predicted far below 1000 s / 3), saw $n: $report"
 echo "ok: a trial of short calls ran 16 calls per variant"
+
+echo "--- 8. coll_cloudaware_trial_cut: variants losing by far run one call"
+# Four variants (the alternative and the peer too); every variant after the plan took more than
+# 1e-6 times the plan's first call, so each runs one call: plan x 3, previous, alternative, peer.
+ca_mpirun 4 "${uncut[@]}" --mca coll_cloudaware_trial_cut 0.000001 --mca coll_cloudaware_verbose 50 \
+    --mca coll_cloudaware_trial_spread 100000 "$prog" gather 16384 9 >/dev/null || fail "trial_check failed (cut)"
+expect_in_log "trial_check: gather count=16384 reps=9 on 4 ranks: 18 checks, 0 failures"
+report=$(grep -a 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: ' "$TEST_LOG")
+[ "$(echo "$report" | wc -l)" = 1 ] || fail "expected exactly one trial report for gather of 65536 bytes"
+echo "$report" | grep -q "cut after one call (coll_cloudaware_trial_cut 1e-06): previous module alternative peer;" \
+    || fail "the report does not name the three cut variants: $report"
+echo "$report" | grep -q "; previous module: [0-9.e+-]* s (median " || fail "a cut variant reports more than one call: $report"
+echo "$report" | grep -q "cut checks [0-9.e+-]* s" || fail "the report has no cut checks' overhead: $report"
+mapfile -t blocking < <(paths)
+[ "${#blocking[@]}" = 9 ] || fail "expected 9 blocking calls of rank 0, saw ${#blocking[@]}"
+for k in 0 1 2; do
+    case "${blocking[$k]}" in previous | tuned) fail "trial call $k ran ${blocking[$k]}, not the plan" ;; esac
+done
+[ "${blocking[3]}" = previous ] || fail "trial call 3 ran ${blocking[3]}, not the previous module"
+[ "${blocking[5]}" = tuned ] || fail "trial call 5 ran ${blocking[5]}, not the peer"
+echo "ok: plan x 3, then one call each of previous, alternative and peer: ${blocking[*]}"
 echo "PASS: live trial"

@@ -197,6 +197,47 @@ START_TEST(calls_by_predicted_time)
 }
 END_TEST
 
+START_TEST(cut_a_variant_losing_by_far)
+{
+    cacore_trial_result_t r;
+    char err[256];
+    /* Checked for long calls with more than one call per variant and a factor > 0 only. */
+    ck_assert_int_eq(cacore_trial_cut_checked(3, 3, 0.05, 0.5), 1);
+    ck_assert_int_eq(cacore_trial_cut_checked(3, 3, 0.05, 0.05), 1);
+    ck_assert_int_eq(cacore_trial_cut_checked(3, 3, 0.05, 0.01), 0);
+    ck_assert_int_eq(cacore_trial_cut_checked(3, 1, 0.05, 0.5), 0);
+    ck_assert_int_eq(cacore_trial_cut_checked(0, 3, 0.05, 0.5), 0);
+    ck_assert_int_eq(cacore_trial_cut_checked(3, 3, 0.05, 0.0 / 0.0), 0);
+    /* racks-8's 1 MiB allgather (twenty-second session): the plan's first call 2.92 s, the
+     * previous module's (tuned's recursive doubling) 17.2 s: cut at 3; the ring over ranks at
+     * 3.18 s is not; han's two levels at 8.05 s, against the fastest first call before it
+     * (2.92 s): not at 3, cut at 2. */
+    const double first[] = { 2.92, 17.2 };
+    ck_assert_int_eq(cacore_trial_cut(first, 2, 3), 1);
+    const double ring[] = { 2.92, 17.2, 3.18 };
+    ck_assert_int_eq(cacore_trial_cut(ring, 3, 3), 0);
+    const double han[] = { 2.92, 17.2, 3.18, 8.05 };
+    ck_assert_int_eq(cacore_trial_cut(han, 4, 3), 0);
+    ck_assert_int_eq(cacore_trial_cut(han, 4, 2), 1);
+    /* The fastest before it counts, not the first variant: 8.05 > 2 x 3.18 as well. */
+    const double later[] = { 9.0, 3.18, 8.05 };
+    ck_assert_int_eq(cacore_trial_cut(later, 3, 2), 1);
+    ck_assert_int_eq(cacore_trial_cut(later, 3, 3), 0);
+    /* Nothing to compare with, no factor, or bad times: no cut. */
+    ck_assert_int_eq(cacore_trial_cut(first, 1, 3), 0);
+    ck_assert_int_eq(cacore_trial_cut(first, 2, 0), 0);
+    ck_assert_int_eq(cacore_trial_cut(NULL, 2, 3), 0);
+    const double bad[] = { 0.0 / 0.0, 17.2 };
+    ck_assert_int_eq(cacore_trial_cut(bad, 2, 3), 0);
+    /* A cut variant's calls all carry its first call's time (coll_cloudaware_trial.c): its
+     * median is that time, and it loses. 2 calls per variant: plan 2.92 2.5, previous cut. */
+    const double cut[] = { 2.92, 2.5, 17.2, 17.2 };
+    ck_assert_int_eq(cacore_trial_judge(cut, 2, 0, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    ck_assert(r.previous_s == 17.2);
+}
+END_TEST
+
 START_TEST(judge_refuses_bad_input)
 {
     cacore_trial_result_t r;
@@ -357,6 +398,7 @@ int main(void)
     tcase_add_test(tc, judge_with_the_peer);
     tcase_add_test(tc, judge_refuses_bad_input);
     tcase_add_test(tc, calls_by_predicted_time);
+    tcase_add_test(tc, cut_a_variant_losing_by_far);
     tcase_add_test(tc, layout_key_tells_layouts_apart);
     tcase_add_test(tc, book_round_trips);
     tcase_add_test(tc, bad_books_are_refused);

@@ -102,6 +102,8 @@ typedef struct mca_coll_cloudaware_component_t {
     double trial_time;           /* seconds: more calls per variant when they are shorter */
     double trial_margin;         /* the plan keeps a class only when this much faster */
     double trial_spread;         /* the second plan is tried when predicted within this factor */
+    double trial_cut;            /* a variant this many times slower in its first call runs no
+                                    more calls; 0 = never */
     bool trial_peer;             /* the other default's algorithm (the peer) is tried */
     int previous_model;          /* cacore_prev_t, or CLOUDAWARE_PREVIOUS_AUTO */
     char *trace_dir;             /* per-call traces (coll_cloudaware_trace.c); NULL/"" = off */

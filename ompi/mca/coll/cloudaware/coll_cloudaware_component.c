@@ -89,6 +89,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .trial_margin = 0.05,
     .trial_time = 0.05,
     .trial_spread = 2.0,
+    .trial_cut = 3.0,
     .trial_peer = true,
     .previous_model = CLOUDAWARE_PREVIOUS_AUTO,
     .trace_dir = NULL,
@@ -393,6 +394,14 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                     "as a third variant when predicted at most this many times the best plan's "
                     "time (default 2; below 1 = never: plan against previous module only). Must "
                     "be the same on every rank.", OPAL_INFO_LVL_4, &c->trial_spread);
+    register_double("trial_cut",
+                    "Live trial: a variant whose first call took more than this many times the "
+                    "fastest first call of the variants before it runs no more calls (its "
+                    "median is that call), so that an algorithm losing by far does not cost "
+                    "coll_cloudaware_trial_calls long calls; checked, one small allreduce per "
+                    "variant, only for calls predicted at least coll_cloudaware_trial_time long "
+                    "(default 3; 0 = never). Must be the same on every rank.",
+                    OPAL_INFO_LVL_4, &c->trial_cut);
     register_bool("trial_peer",
                   "Live trial: the other default's algorithm for the call, run by "
                   "coll/cloudaware's executor (the peer), takes part as another variant, "
@@ -488,6 +497,11 @@ static int cloudaware_open(void)
         opal_output(0, "coll:cloudaware: coll_cloudaware_trial_spread=%g is invalid (0 <= x < "
                     "1e6); using 2", c->trial_spread);
         c->trial_spread = 2.0;
+    }
+    if (!(c->trial_cut >= 0.0 && c->trial_cut < 1e6)) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_trial_cut=%g is invalid (0 <= x < "
+                    "1e6); using 3", c->trial_cut);
+        c->trial_cut = 3.0;
     }
     if (c->trial_calls < 0 || c->trial_calls > CLOUDAWARE_TRIAL_MAX_CALLS) {
         opal_output(0, "coll:cloudaware: coll_cloudaware_trial_calls=%d is invalid (0 to %d); "

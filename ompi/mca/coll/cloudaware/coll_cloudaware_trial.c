@@ -57,6 +57,10 @@ void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_
     t->model_chose_plan = NULL != plan && *run == plan;
     t->outcome = CACORE_TRIAL_UNKNOWN;
     t->per_variant = calls_per_variant(plan);
+    t->cut_checked = NULL != plan
+        && cacore_trial_cut_checked(mca_coll_cloudaware_component.trial_cut, t->per_variant,
+                                    mca_coll_cloudaware_component.trial_time,
+                                    cacore_plan_predicted(plan));
     t->state = (possible && t->per_variant > 0 && NULL != plan)
         ? CLOUDAWARE_TRIAL_PENDING : CLOUDAWARE_TRIAL_NONE;
 }
@@ -255,7 +259,8 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
 }
 
 /* "[0.0153] 0.0119 0.0121": the times of variant v's calls of the trial t (n calls in all), the
- * first in brackets when the judgement leaves it out (more than one call per variant). */
+ * first in brackets when the judgement leaves it out (more than one call per variant); a cut
+ * variant's one call, which the judgement counts, without brackets. */
 static void list_times(const mca_coll_cloudaware_trial_t *t, const double *times, int n,
                        cacore_trial_variant_t v, char *out, size_t len)
 {
@@ -264,9 +269,69 @@ static void list_times(const mca_coll_cloudaware_trial_t *t, const double *times
     out[0] = '\0';
     for (int k = 0; k < n && used < len; k++) {
         if (cacore_trial_variant(k, t->per_variant, t->with) == v) {
-            const char *fmt = 0 != used ? " %.3g" : t->per_variant > 1 ? "[%.3g]" : "%.3g";
+            const bool cut = 0 != (t->cut & (1 << (k / t->per_variant)));
+            const char *fmt = 0 != used ? " %.3g" : t->per_variant > 1 && !cut ? "[%.3g]" : "%.3g";
             used += (size_t) snprintf(out + used, len - used, fmt, times[k]);
+            if (cut) {
+                break;
+            }
         }
+    }
+}
+
+/* "; cut after one call (coll_cloudaware_trial_cut 3): previous module peer" or "". */
+static void list_cut(const mca_coll_cloudaware_trial_t *t, char *out, size_t len)
+{
+    static const char *const names[] = { "plan", "previous module", "alternative", "peer" };
+    size_t used;
+
+    out[0] = '\0';
+    if (0 == t->cut) {
+        return;
+    }
+    used = (size_t) snprintf(out, len, "; cut after one call (coll_cloudaware_trial_cut %g):",
+                             mca_coll_cloudaware_component.trial_cut);
+    for (int i = 0; i < cacore_trial_variant_count(t->with) && used < len; i++) {
+        if (0 != (t->cut & (1 << i))) {
+            used += (size_t) snprintf(out + used, len - used, " %s",
+                                      names[cacore_trial_variant(i * t->per_variant,
+                                                                 t->per_variant, t->with)]);
+        }
+    }
+}
+
+/* After the first call of the i-th variant (i >= 1) of a trial whose variants may be cut: agrees
+ * on the first calls' times so far (max over ranks) and, when the i-th lost by far
+ * (cacore_trial_cut), gives its other calls that time and skips them. Every rank agrees: the same
+ * call, the same agreed times. */
+static void check_cut(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm,
+                      mca_coll_cloudaware_trial_t *t, int i)
+{
+    double first[CACORE_TRIAL_MAX_VARIANTS], agreed[CACORE_TRIAL_MAX_VARIANTS], t0 = now();
+    const int n = t->per_variant;
+    int rc;
+
+    for (int j = 0; j <= i; j++) {
+        first[j] = t->times[j * n];
+    }
+    m->trial_depth++;   /* calls the previous allreduce makes to us are not trial calls */
+    rc = m->previous.allreduce(first, agreed, i + 1, MPI_DOUBLE, MPI_MAX, comm,
+                               m->previous.allreduce_module);
+    m->trial_depth--;
+    t->cut_s += now() - t0;
+    if (OMPI_SUCCESS != rc) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, mca_coll_cloudaware_component.output,
+                            "coll:cloudaware: trial of %s: agreeing on the first calls failed "
+                            "(%d); no variant is cut", cacore_coll_name(t->coll), rc);
+        t->cut_checked = false;
+        return;
+    }
+    if (cacore_trial_cut(agreed, i + 1, mca_coll_cloudaware_component.trial_cut)) {
+        for (int k = i * n; k < (i + 1) * n; k++) {
+            t->times[k] = agreed[i];
+        }
+        t->calls = (i + 1) * n;
+        t->cut |= 1 << i;
     }
 }
 
@@ -283,7 +348,7 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     double agreed[CACORE_TRIAL_MAX_VARIANTS * CLOUDAWARE_TRIAL_MAX_CALLS], t0, t_store;
     cacore_trial_result_t r;
     char err[256], plan_times[256], prev_times[256], alt_times[256], peer_times[256], alt[1024],
-        peer[1024];
+        peer[1024], cut[160];
     int n, rc, v;
 
     if (--m->trial_depth > 0 || NULL == t) {
@@ -294,6 +359,9 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     t->times[t->calls] = now() - t->start;
     t->calls++;
     v = cacore_trial_variant_count(t->with);
+    if (t->cut_checked && t->calls > n && 1 == t->calls % n) {
+        check_cut(m, comm, t, t->calls / n);
+    }
     if (!cacore_trial_over(t->calls, n, t->with)) {
         return;
     }
@@ -342,14 +410,15 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
         snprintf(peer, sizeof(peer), "; peer %s: %s s (median %.3g s)",
                  cacore_plan_describe(t->peer), peer_times, r.peer_s);
     }
+    list_cut(t, cut, sizeof(cut));
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: %s: %s s "
                         "(median %.3g s); previous module: %s s (median %.3g s)%s%s; outcome: %s "
-                        "(coll_cloudaware_trial_margin %g; overhead: start %.3g s, "
-                        "agreement %.3g s, trial book %.3g s)",
+                        "(coll_cloudaware_trial_margin %g%s; overhead: start %.3g s, "
+                        "agreement %.3g s, cut checks %.3g s, trial book %.3g s)",
                         cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
                         comm->c_name, cacore_plan_describe(t->plan), plan_times, r.plan_s,
                         prev_times, r.previous_s, alt, peer, outcome_name(r.outcome),
-                        c->trial_margin,
-                        t->learn_s, t0, t_store);
+                        c->trial_margin, cut,
+                        t->learn_s, t0, t->cut_s, t_store);
 }

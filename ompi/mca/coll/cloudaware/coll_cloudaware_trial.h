@@ -12,7 +12,9 @@
  * each call timed locally from its entry to its exit; after
  * coll_cloudaware_trial_calls calls of each, one MPI_MAX allreduce through the previous module
  * gives every rank the same times and the fastest variant keeps the class (a plan only when
- * faster than the previous module by coll_cloudaware_trial_margin).
+ * faster than the previous module by coll_cloudaware_trial_margin). For long calls, after the
+ * first call of each variant from the second on, a small MPI_MAX allreduce agrees on the first
+ * calls' times, and a variant losing by far (coll_cloudaware_trial_cut) runs no more calls.
  * Outcomes are kept in the plan cache entry and in the cache directory (the trial book), so the
  * next job over the same nodes starts decided.
  *
@@ -51,6 +53,9 @@ typedef struct mca_coll_cloudaware_trial_t {
     double learn_s;              /* the broadcast of the stored outcome took this long */
     int with;                    /* the variants beyond plan and previous: CACORE_TRIAL_WITH_* */
     int per_variant;             /* calls per variant (cacore_trial_calls) */
+    bool cut_checked;            /* variants losing by far are cut (cacore_trial_cut_checked) */
+    int cut;                     /* bit i: the i-th variant ran one call (cacore_trial_cut) */
+    double cut_s;                /* the cut checks' agreements took this long */
     /* local time of each call */
     double times[CACORE_TRIAL_MAX_VARIANTS * CLOUDAWARE_TRIAL_MAX_CALLS];
     cacore_trial_t outcome;

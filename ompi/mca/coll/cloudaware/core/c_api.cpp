@@ -978,6 +978,25 @@ int cacore_trial_calls(int base, double budget_s, double predicted_s)
     return cacore::trial_calls(base, budget_s, predicted_s);
 }
 
+int cacore_trial_cut_checked(double cut, int calls_per_variant, double budget_s,
+                             double predicted_s)
+{
+    return cacore::trial_cut_checked(cut, calls_per_variant, budget_s, predicted_s) ? 1 : 0;
+}
+
+int cacore_trial_cut(const double *first_s, int n, double cut)
+{
+    // A bad argument cuts nothing: the variant runs its calls, as without the check.
+    if (first_s == nullptr || n < 2) {
+        return 0;
+    }
+    try {
+        return cacore::trial_cut(std::vector<double>(first_s, first_s + n), cut) ? 1 : 0;
+    } catch (...) {
+        return 0;
+    }
+}
+
 int cacore_trial_over(int k, int calls_per_variant, int with)
 {
     return !cacore::trial_with_ok(with) || cacore::trial_over(k, calls_per_variant, with) ? 1 : 0;

@@ -493,6 +493,18 @@ int cacore_trial_over(int k, int calls_per_variant, int with);
  * calls would take less than budget_s (coll_cloudaware_trial_time): ceil(budget_s / predicted_s).
  * Short calls are the noisiest (the first ones also set up connections), and cheap to repeat. */
 int cacore_trial_calls(int base, double budget_s, double predicted_s);
+/* 1 when a trial checks, after each variant's first call from the second variant on, whether
+ * that variant loses by far (cacore_trial_cut; one agreement per check): cut
+ * (coll_cloudaware_trial_cut) > 0, more than one call per variant, and calls predicted
+ * (predicted_s, the plan's) at least budget_s (coll_cloudaware_trial_time) long; short calls are
+ * left alone (an agreement between them would change what they measure). */
+int cacore_trial_cut_checked(double cut, int calls_per_variant, double budget_s,
+                             double predicted_s);
+/* 1 when the variant whose first call took first_s[n-1] (agreed, max over ranks) runs no more
+ * calls: it took more than cut times the fastest first call of the variants before it,
+ * first_s[0 .. n-2]. Its median is then that first call. 0 when n < 2, cut <= 0 or a time is not
+ * finite >= 0. */
+int cacore_trial_cut(const double *first_s, int n, double cut);
 /* Judges times[0 .. cacore_trial_variant_count(with)*calls_per_variant) (agreed time of each
  * call, in call order; a variant's median leaves out its first call when calls_per_variant > 1,
  * which pays for the change of variant: connections, TCP windows): the fastest of the plan, the

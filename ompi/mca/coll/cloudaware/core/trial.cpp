@@ -82,6 +82,28 @@ int trial_calls(int base, double budget_s, double predicted_s)
     return static_cast<int>(std::min<double>(CACORE_TRIAL_MAX_CALLS, std::ceil(budget_s / predicted_s)));
 }
 
+bool trial_cut_checked(double cut, int calls, double budget_s, double predicted_s)
+{
+    // Long calls only: between short ones an agreement would change what they measure, and a
+    // cut would save little.
+    return cut > 0.0 && std::isfinite(cut) && calls > 1 && std::isfinite(predicted_s) &&
+           predicted_s >= budget_s;
+}
+
+bool trial_cut(const std::vector<double> &first_s, double cut)
+{
+    if (first_s.size() < 2 || !(cut > 0.0)) {
+        return false;
+    }
+    for (double t : first_s) {
+        if (!std::isfinite(t) || t < 0.0) {
+            fail_arg("trial_cut: a first call's time is not finite >= 0");
+        }
+    }
+    const double fastest = *std::min_element(first_s.begin(), first_s.end() - 1);
+    return first_s.back() > cut * fastest;
+}
+
 TrialResult trial_judge(const std::vector<double> &times, int calls, int with, double margin,
                         bool model_chose_plan)
 {

@@ -45,6 +45,10 @@ bool trial_over(int k, int calls, int with);
 // cacore_trial_calls.
 int trial_calls(int base, double budget_s, double predicted_s);
 
+// cacore_trial_cut_checked and cacore_trial_cut (a variant losing by far runs one call).
+bool trial_cut_checked(double cut, int calls, double budget_s, double predicted_s);
+bool trial_cut(const std::vector<double> &first_s, double cut);
+
 struct TrialResult {
     cacore_trial_t outcome = CACORE_TRIAL_UNKNOWN;
     double plan_s = 0.0;         // median of the plan's calls after its first
