@@ -244,7 +244,7 @@ ca_mpirun 4 "${uncut[@]}" --mca coll_cloudaware_trial_cut 0.000001 --mca coll_cl
 expect_in_log "trial_check: gather count=16384 reps=9 on 4 ranks: 18 checks, 0 failures"
 report=$(grep -a 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: ' "$TEST_LOG")
 [ "$(echo "$report" | wc -l)" = 1 ] || fail "expected exactly one trial report for gather of 65536 bytes"
-echo "$report" | grep -q "cut after one call (coll_cloudaware_trial_cut 1e-06): previous module alternative peer;" \
+echo "$report" | grep -q "cut after one call (coll_cloudaware_trial_cut 1e-06): the previous module, the alternative, the peer;" \
     || fail "the report does not name the three cut variants: $report"
 echo "$report" | grep -q "; previous module: [0-9.e+-]* s (median " || fail "a cut variant reports more than one call: $report"
 echo "$report" | grep -q "cut checks [0-9.e+-]* s" || fail "the report has no cut checks' overhead: $report"

@@ -97,6 +97,14 @@ static const char *outcome_name(cacore_trial_t o)
         : CACORE_TRIAL_PEER == o ? "the peer" : "the previous module";
 }
 
+/* The outcome that keeps a variant. */
+static cacore_trial_t variant_outcome(cacore_trial_variant_t v)
+{
+    return CACORE_TRIAL_RUN_PLAN == v ? CACORE_TRIAL_PLAN
+        : CACORE_TRIAL_RUN_ALTERNATIVE == v ? CACORE_TRIAL_ALTERNATIVE
+        : CACORE_TRIAL_RUN_PEER == v ? CACORE_TRIAL_PEER : CACORE_TRIAL_PREVIOUS;
+}
+
 /* The plan's description, then " | " and the alternative's and " | peer " and the peer's for
  * those that take part (the book key: an outcome holds only for the same candidates). */
 static void candidates(const mca_coll_cloudaware_trial_t *t, char *out, size_t len)
@@ -279,10 +287,10 @@ static void list_times(const mca_coll_cloudaware_trial_t *t, const double *times
     }
 }
 
-/* "; cut after one call (coll_cloudaware_trial_cut 3): previous module peer" or "". */
+/* "; cut after one call (coll_cloudaware_trial_cut 3): the previous module, the peer" or "". */
 static void list_cut(const mca_coll_cloudaware_trial_t *t, char *out, size_t len)
 {
-    static const char *const names[] = { "plan", "previous module", "alternative", "peer" };
+    const char *sep = " ";
     size_t used;
 
     out[0] = '\0';
@@ -293,9 +301,10 @@ static void list_cut(const mca_coll_cloudaware_trial_t *t, char *out, size_t len
                              mca_coll_cloudaware_component.trial_cut);
     for (int i = 0; i < cacore_trial_variant_count(t->with) && used < len; i++) {
         if (0 != (t->cut & (1 << i))) {
-            used += (size_t) snprintf(out + used, len - used, " %s",
-                                      names[cacore_trial_variant(i * t->per_variant,
-                                                                 t->per_variant, t->with)]);
+            used += (size_t) snprintf(out + used, len - used, "%s%s", sep,
+                                      outcome_name(variant_outcome(cacore_trial_variant(
+                                          i * t->per_variant, t->per_variant, t->with))));
+            sep = ", ";
         }
     }
 }
