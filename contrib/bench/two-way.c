@@ -6,13 +6,15 @@
  * The measurement behind the cost model's coll_cloudaware_model_duplex (docs/cost-model.md,
  * "Two-way traffic").
  *
- * usage: two-way [--partner D] [--sizes LIST] [--segment BYTES] [--reps N]
+ * usage: two-way [--partner D] [--sizes LIST] [--segment BYTES] [--reps N] [--post send|recv]
  *   --partner  rank r exchanges with rank r XOR D (default: half the ranks, so with one rank per
  *              host and two racks of equal size every pair crosses the racks); ranks whose
  *              partner does not exist wait
  *   --sizes    comma list of bytes per direction, K/M suffixes = KiB/MiB (default 64K,256K,1M)
  *   --segment  send each size as messages of this many bytes (default: one message)
  *   --reps     repetitions per size (default 5); the table shows medians
+ *   --post     what a rank posts first: its sends (default, as the executor does) or its
+ *              receives (as Open MPI's base algorithms' sendrecv does)
  * Per repetition: one-way (the lower rank of each pair sends, the other receives), then two-way
  * (both send and receive at once); a repetition's time is the maximum over ranks.
  */
@@ -57,22 +59,28 @@ static double median(double *v, int n)
 }
 
 /* One repetition of `bytes` per direction in messages of `seg` bytes; both: two-way. */
-static double exchange(int rank, int partner, long bytes, long seg, int both, char *sbuf,
-                       char *rbuf, MPI_Request *reqs)
+static double exchange(int rank, int partner, long bytes, long seg, int both, int recv_first,
+                       char *sbuf, char *rbuf, MPI_Request *reqs)
 {
     int nreq = 0, nmsg = (int) ((bytes + seg - 1) / seg);
     double t, mine, all;
 
     MPI_Barrier(MPI_COMM_WORLD);
     t = MPI_Wtime();
-    for (int m = 0; m < nmsg && partner >= 0; m++) {
-        long off = (long) m * seg, len = bytes - off < seg ? bytes - off : seg;
+    for (int pass = 0; pass < 2 && partner >= 0; pass++) {
+        int sends = (0 == pass) != recv_first;
 
-        if (both || rank < partner) {
-            MPI_Isend(sbuf + off, (int) len, MPI_BYTE, partner, m, MPI_COMM_WORLD, &reqs[nreq++]);
-        }
-        if (both || rank > partner) {
-            MPI_Irecv(rbuf + off, (int) len, MPI_BYTE, partner, m, MPI_COMM_WORLD, &reqs[nreq++]);
+        for (int m = 0; m < nmsg; m++) {
+            long off = (long) m * seg, len = bytes - off < seg ? bytes - off : seg;
+
+            if (sends && (both || rank < partner)) {
+                MPI_Isend(sbuf + off, (int) len, MPI_BYTE, partner, m, MPI_COMM_WORLD,
+                          &reqs[nreq++]);
+            }
+            if (!sends && (both || rank > partner)) {
+                MPI_Irecv(rbuf + off, (int) len, MPI_BYTE, partner, m, MPI_COMM_WORLD,
+                          &reqs[nreq++]);
+            }
         }
     }
     MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
@@ -84,7 +92,7 @@ static double exchange(int rank, int partner, long bytes, long seg, int both, ch
 int main(int argc, char **argv)
 {
     long sizes[MAX_SIZES] = {64 << 10, 256 << 10, 1 << 20}, seg = 0, maxb = 0;
-    int nsizes = 3, reps = 5, rank, n, d = -1;
+    int nsizes = 3, reps = 5, rank, n, d = -1, recv_first = 0, bad = 0;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -94,6 +102,9 @@ int main(int argc, char **argv)
             d = atoi(argv[i + 1]);
         } else if (0 == strcmp(argv[i], "--segment")) {
             seg = parse_bytes(argv[i + 1]);
+        } else if (0 == strcmp(argv[i], "--post")) {
+            recv_first = 0 == strcmp(argv[i + 1], "recv");
+            bad |= !recv_first && 0 != strcmp(argv[i + 1], "send");
         } else if (0 == strcmp(argv[i], "--reps")) {
             reps = atoi(argv[i + 1]);
         } else if (0 == strcmp(argv[i], "--sizes")) {
@@ -116,10 +127,10 @@ int main(int argc, char **argv)
     if (d < 0) {
         d = n / 2;
     }
-    if (d <= 0 || reps < 1 || reps > MAX_REPS || seg < 0) {
+    if (d <= 0 || reps < 1 || reps > MAX_REPS || seg < 0 || bad) {
         if (0 == rank) {
-            fprintf(stderr, "two-way: --partner must be > 0, --reps 1..%d, --segment >= 0\n",
-                    MAX_REPS);
+            fprintf(stderr, "two-way: --partner must be > 0, --reps 1..%d, --segment >= 0, "
+                    "--post send or recv\n", MAX_REPS);
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -144,7 +155,8 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     if (0 == rank) {
-        printf("%d ranks, rank r with r XOR %d, median of %d\n", n, d, reps);
+        printf("%d ranks, rank r with r XOR %d, %s posted first, median of %d\n", n, d,
+               recv_first ? "receives" : "sends", reps);
         printf("%10s %10s %12s %12s %7s\n", "bytes", "segment", "one-way ms", "two-way ms",
                "ratio");
     }
@@ -153,8 +165,8 @@ int main(int argc, char **argv)
         double one[MAX_REPS], two[MAX_REPS];
 
         for (int k = 0; k < reps; k++) {
-            one[k] = exchange(rank, partner, sizes[s], g, 0, sbuf, rbuf, reqs);
-            two[k] = exchange(rank, partner, sizes[s], g, 1, sbuf, rbuf, reqs);
+            one[k] = exchange(rank, partner, sizes[s], g, 0, recv_first, sbuf, rbuf, reqs);
+            two[k] = exchange(rank, partner, sizes[s], g, 1, recv_first, sbuf, rbuf, reqs);
         }
         double m1 = median(one, reps), m2 = median(two, reps);
         if (0 == rank) {

@@ -251,21 +251,25 @@ END_TEST
 // More lanes must be predicted more than 2 % faster than fewer (planner.cpp, kTie; docs/model.md
 // "Lanes"): 12 nodes in racks of 4, cross pairs 20 times slower, a 4 MiB reduce in flat groups
 // and 16 segments, where three lanes are predicted faster than two by less than that, and four
-// no faster than three. The lanes algorithm takes two.
+// no faster than three. The lanes algorithm takes two. (Every message takes turns with the other
+// direction, duplex 0: the case is built on that pricing.)
 START_TEST(more_lanes_win_by_more_than_a_tie)
 {
     const Matrix m = racks(12, 4, 1e8, 5e6);
     const PlanInput in = input(m, one_per_node(12), CACORE_COLL_REDUCE, 0, 1 << 22, 1 << 20);
     const Layout lay(in, HierParams{});
+    CostParams turns;
+    turns.duplex_above_bytes = 0;
     double t[5] = {};
     for (int k = 1; k <= 4; ++k) {
         t[k] = predict_for(build_lanes(in, lay, k, CACORE_PAT_FLAT, CACORE_PAT_BINOMIAL, 16), in,
-                           CostParams{});
+                           turns);
     }
     ck_assert_msg(t[3] < t[2] && t[3] > 0.98 * t[2] && t[4] >= t[3] && t[1] > t[2],
                   "not the case under test: k=1..4 predicted %g %g %g %g s", t[1], t[2], t[3],
                   t[4]);
     PlanParams p;
+    p.cost = turns;
     p.algo = CACORE_ALGO_LANES;
     p.pattern[1] = CACORE_PAT_FLAT;
     p.segment_bytes = (1 << 22) / 16;

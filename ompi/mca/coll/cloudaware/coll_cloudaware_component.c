@@ -361,9 +361,10 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  "Cost model: messages between two ranks larger than this many bytes take turns "
                  "with the other direction's (a two-way exchange of them costs the sum of both "
                  "directions); smaller ones overlap. 0 = every message; -1 = none; default -2 = "
-                 "measured: messages up to 64 KiB between two nodes of one group behind a "
-                 "shared bottleneck that calibration found (a rack) overlap, every other "
-                 "message takes turns (docs/cost-model.md, \"Two-way traffic\").",
+                 "measured: between two nodes, the executor's messages (sends posted first) "
+                 "overlap; the previous module's own exchanges (receives first) only up to "
+                 "64 KiB between two nodes of one group behind a shared bottleneck that "
+                 "calibration found (a rack) (docs/cost-model.md, \"Two-way traffic\").",
                  OPAL_INFO_LVL_6, &c->model_duplex);
     register_int("trial_calls",
                  "Live trial: the first blocking calls of each collective, root and size class "

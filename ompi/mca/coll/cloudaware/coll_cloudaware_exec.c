@@ -244,8 +244,8 @@ static void trace_request_done(ca_sched_t *s, int r, int n)
 
 /* ---- running one round ----------------------------------------------------------------------- */
 
-/* Local operations of round r in order, then all its sends and receives posted; *nreqs gets the
- * number of requests written to reqs. */
+/* Local operations of round r in order, then its sends posted, then its receives; *nreqs gets
+ * the number of requests written to reqs. */
 static int start_round(ca_sched_t *s, int r, ompi_request_t **reqs, int *nreqs)
 {
     int end = (r + 1 < s->nrounds) ? s->round_start[r + 1] : s->nops;
@@ -278,27 +278,33 @@ static int start_round(ca_sched_t *s, int r, ompi_request_t **reqs, int *nreqs)
             trace_op(s, r, i, t0, mca_coll_cloudaware_trace_now());
         }
     }
-    for (int i = s->round_start[r]; i < end; i++) {
-        ca_op_t *op = &s->ops[i];
-        ompi_communicator_t *comm = op->local ? s->comm->c_local_comm : s->comm;
+    /* Sends first, then receives (each in plan order, which keeps the matching order of two
+     * messages between the same ranks): a pair's two large messages of one round then move both
+     * ways at once, where receives posted first made them take turns in the lab over TCP
+     * (docs/cost-model.md, "Two-way traffic"). */
+    for (int pass = 0; OMPI_SUCCESS == rc && pass < 2; pass++) {
+        for (int i = s->round_start[r]; i < end; i++) {
+            ca_op_t *op = &s->ops[i];
+            ompi_communicator_t *comm = op->local ? s->comm->c_local_comm : s->comm;
 
-        if (CA_OP_SEND == op->kind) {
-            rc = MCA_PML_CALL(isend(resolve(s, op->buf), op->count, op->dtype, op->peer, s->tag,
-                                    MCA_PML_BASE_SEND_STANDARD, comm, &reqs[n]));
-        } else if (CA_OP_RECV == op->kind) {
-            rc = MCA_PML_CALL(irecv(resolve(s, op->buf), op->count, op->dtype, op->peer, s->tag,
-                                    comm, &reqs[n]));
-        } else {
-            continue;
+            if (CA_OP_SEND == op->kind && 0 == pass) {
+                rc = MCA_PML_CALL(isend(resolve(s, op->buf), op->count, op->dtype, op->peer,
+                                        s->tag, MCA_PML_BASE_SEND_STANDARD, comm, &reqs[n]));
+            } else if (CA_OP_RECV == op->kind && 1 == pass) {
+                rc = MCA_PML_CALL(irecv(resolve(s, op->buf), op->count, op->dtype, op->peer,
+                                        s->tag, comm, &reqs[n]));
+            } else {
+                continue;
+            }
+            if (OMPI_SUCCESS != rc) {
+                break;
+            }
+            if (OPAL_UNLIKELY(s->trace.traced)) {
+                s->trace_op[n] = i;
+                s->trace.last = s->trace_post[n] = mca_coll_cloudaware_trace_now();
+            }
+            n++;
         }
-        if (OMPI_SUCCESS != rc) {
-            break;
-        }
-        if (OPAL_UNLIKELY(s->trace.traced)) {
-            s->trace_op[n] = i;
-            s->trace.last = s->trace_post[n] = mca_coll_cloudaware_trace_now();
-        }
-        n++;
     }
     *nreqs = n;
     return rc;

@@ -198,9 +198,10 @@ typedef struct {
                                   traffic") */
 } cacore_cost_params_t;
 
-/* duplex_above_bytes: messages up to CACORE_DUPLEX_GROUP_BYTES between two nodes of one group
- * behind a shared bottleneck (calibration's, a rack) overlap both ways; every other message
- * takes turns. */
+/* duplex_above_bytes: messages between two nodes overlap both ways when the plan posts its sends
+ * first (the executor); when it posts receives first (the previous module's own code), only
+ * those up to CACORE_DUPLEX_GROUP_BYTES between two nodes of one group behind a shared bottleneck
+ * (calibration's, a rack) do. Every other message takes turns. */
 #define CACORE_DUPLEX_MEASURED (-2)
 #define CACORE_DUPLEX_GROUP_BYTES 65536
 

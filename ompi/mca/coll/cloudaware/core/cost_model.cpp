@@ -228,15 +228,19 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
     }
     // Messages that take turns with the other direction on their rank pair's connection: those
     // above duplex_above_bytes; 0 means every message (empty ones too), -1 none. Measured
-    // (docs/cost-model.md, "Two-way traffic"): the two directions of a pair inside a rack
-    // overlap, across a shared uplink they contend; so small messages (pipeline segments) between
-    // two nodes of one bottleneck group overlap, the rest take turns, as they do without groups.
+    // (docs/cost-model.md, "Two-way traffic"): between two nodes, the two directions overlap
+    // when the sends are posted first (the executor); exchanges that post the receive first (the
+    // previous module's own code) overlap only small messages (pipeline segments) between two
+    // nodes of one bottleneck group.
     const Bottlenecks *groups = c.duplex_above_bytes == CACORE_DUPLEX_MEASURED ? m.bottlenecks()
                                                                               : nullptr;
     const auto takes_turns = [&](double bytes, int from, int to) {
         if (c.duplex_above_bytes == CACORE_DUPLEX_MEASURED) {
             const int a = rank_node[from], b = rank_node[to];
-            return groups == nullptr || a == b || bytes > CACORE_DUPLEX_GROUP_BYTES ||
+            if (a == b || p.sends_first) {
+                return a == b;
+            }
+            return groups == nullptr || bytes > CACORE_DUPLEX_GROUP_BYTES ||
                    groups->group_of(a) != groups->group_of(b);
         }
         return c.duplex_above_bytes == 0 ||

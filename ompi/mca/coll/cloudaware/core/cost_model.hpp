@@ -28,9 +28,10 @@ struct CostParams {
 
 // Discrete-event simulation of the plan's rounds, local copies and reductions at their speeds,
 // FIFO per rank pair connection for the messages that take turns with the other direction:
-// those above duplex_above_bytes (0: all, -1: none); with CACORE_DUPLEX_MEASURED, every message
-// but those up to CACORE_DUPLEX_GROUP_BYTES between two nodes of one group of the matrix's
-// shared bottlenecks. rank_node maps ranks to nodes of m.
+// those above duplex_above_bytes (0: all, -1: none); with CACORE_DUPLEX_MEASURED, those inside a
+// node, and, in a plan that does not post its sends first (p.sends_first), every other one but
+// those up to CACORE_DUPLEX_GROUP_BYTES between two nodes of one group of the matrix's shared
+// bottlenecks. rank_node maps ranks to nodes of m.
 // Between nodes, two models (docs/cost-model.md):
 // - slots >= 0 (configured) or a matrix without node properties (slots -1 then means 1): a
 //   message takes L + bytes/B and holds one of its sender node's send ports and one of its

@@ -24,10 +24,12 @@ std::string fmt_s(double s)
     return buf;
 }
 
-// The plan of module `prev` (cacore_prev_t) for this call, predicted.
-Plan predict_module(const DecideInput &d, int prev)
+// The plan of module `prev` (cacore_prev_t) for this call, predicted as run by that module's own
+// code, or by the executor (the peer).
+Plan predict_module(const DecideInput &d, int prev, bool by_executor)
 {
     Plan p = build_previous(d.in, prev, d.commutative);
+    p.sends_first = by_executor;
     p.predicted_s = predict_for(p, d.in, d.params.cost);
     return p;
 }
@@ -57,7 +59,7 @@ PlanParams decide_params(const DecideInput &d)
     return p;
 }
 
-Plan predict_previous(const DecideInput &d) { return predict_module(d, d.previous); }
+Plan predict_previous(const DecideInput &d) { return predict_module(d, d.previous, false); }
 
 int peer_module(int previous)
 {
@@ -121,7 +123,7 @@ Decision decide(const DecideInput &d)
     // model predicts (the model can misprice a flat algorithm on links that pass short bursts
     // faster than their bulk rate, and a few rounds against many at small sizes).
     if (!forced && d.trial_peer) {
-        Plan peer = predict_module(d, peer_module(d.previous));
+        Plan peer = predict_module(d, peer_module(d.previous), true);
         check_plan(peer);
         if (d.commutative || peer.preserves_order) {
             out.peer = std::move(peer);

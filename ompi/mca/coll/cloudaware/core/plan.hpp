@@ -21,6 +21,10 @@ struct Plan {
     int ntmp = 0;
     double total_bytes = 0;        // bytes of the whole data vector D
     bool preserves_order = false;  // reductions combine operands in rank order
+    // Each round posts its sends before its receives, as the executor does; false for the
+    // previous module's own code, whose exchanges post the receive first (the cost model's
+    // two-way rule, docs/cost-model.md).
+    bool sends_first = true;
     std::string description;
     double predicted_s = 0;
     std::vector<std::vector<cacore_step_t>> steps;  // per rank, sorted by round
