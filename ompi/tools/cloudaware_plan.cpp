@@ -330,6 +330,11 @@ void show_bottlenecks(const Matrix &m)
                 std::printf(" %d", k);
             }
         }
+        if (b->way_out(g) > 0 || b->way_in(g) > 0) {   // known with three groups or more
+            std::printf("; way out %s, way in %s",
+                        b->way_out(g) > 0 ? format_rate(b->way_out(g)).c_str() : "unknown",
+                        b->way_in(g) > 0 ? format_rate(b->way_in(g)).c_str() : "unknown");
+        }
         std::printf("\n");
     }
     for (int g = 0; g < b->ngroups; ++g) {

@@ -4,8 +4,8 @@
 // test_bottleneck.cpp - shared bottlenecks (docs/calibration.md, "Shared bottlenecks"): inferred
 // from the lone samples only where they show one (a pair's sample clearly faster alone than in
 // its round, between two groups of the hierarchy), and priced by the flow model (one transfer
-// across at the lone rate, several sharing the capacity; two-way traffic inside a group
-// overlapping). C++: the inference is an internal.
+// across at the lone rate, several sharing the capacity, and a group's way out or in where its
+// capacities agree; two-way traffic inside a group overlapping). C++: the inference is an internal.
 #include <check.h>
 
 #include "test_util.h"
@@ -113,6 +113,45 @@ Matrix three_racks()
     return m;
 }
 
+// Four racks of three nodes, {0..2}, {3..5}, {6..8}, {9..11} (cloud-16's shape): 5 MB/s inside;
+// across, what the rounds measured (1 MB/s; 0.9 into rack 0 with `slower_in`, which makes every
+// other rack's slowest peer one in rack 0). Every node's slowest peer ran 4 MB/s alone, or, with
+// `slower_in`, 4, 2 and 1.5 MB/s from racks 1, 2 and 3.
+int rack4(int i) { return i / 3; }
+
+Matrix four_racks(bool slower_in)
+{
+    std::vector<std::string> h;
+    std::vector<double> lat, bw;
+    for (int i = 0; i < 12; ++i) {
+        h.push_back("n" + std::to_string(i));
+        for (int j = 0; j < 12; ++j) {
+            lat.push_back(i == j ? 0 : 1e-4);
+            bw.push_back(i == j ? 0 : rack4(i) == rack4(j) ? kIn
+                                  : slower_in && rack4(j) == 0 ? 0.9e6 : 1e6);
+        }
+    }
+    Matrix m(h, lat, bw);
+    const double lone[4] = {4e6, 4e6, slower_in ? 2e6 : 4e6, slower_in ? 1.5e6 : 4e6};
+    std::vector<NodeProps> p(12);
+    for (int i = 0; i < 12; ++i) {
+        p[i].lone_Bps = lone[rack4(i)];
+        p[i].shared_Bps = slower_in && rack4(i) > 0 ? 0.9e6 : 1e6;
+    }
+    m.set_node_props(p);
+    return m;
+}
+
+// 4 MB from each of `from` to the node of the same index in `to`, all at once.
+Plan fan(const std::vector<int> &from, const std::vector<int> &to)
+{
+    PlanBuilder b(CACORE_COLL_BCAST, 0, 12, 1);
+    for (size_t i = 0; i < from.size(); ++i) {
+        b.transfer(from[i], 0, 0, to[i], 0, 0, 1, 0, 1);
+    }
+    return b.finish(4e6, CACORE_ALGO_COOL, "test");
+}
+
 }  // namespace
 
 START_TEST(inferred_from_samples)
@@ -167,6 +206,59 @@ START_TEST(racks_of_unequal_size)
     pb.transfer(6, 0, 0, 10, 0, 0, 1, 0, 1);
     ck_assert_double_eq_tol(predicted(m, pb.finish(2.8125e6, CACORE_ALGO_COOL, "test")), 1.0,
                             0.01);
+}
+END_TEST
+
+// With three groups or more, a group's capacities with the others that agree are its own way
+// out (in), which all its flows to (from) the other groups share, as a rack's uplink does.
+START_TEST(a_group_way_is_shared_by_its_flows_to_every_group)
+{
+    const Matrix m = four_racks(false);
+    const Bottlenecks *b = m.bottlenecks();
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(b->ngroups, 4);
+    for (int g = 0; g < 4; ++g) {
+        for (int h = 0; h < 4; ++h) {
+            if (g != h) {
+                ck_assert_double_eq_tol(b->capacity(g, h), 4e6, 1e-3);
+            }
+        }
+        ck_assert_double_eq_tol(b->way_out(g), 4e6, 1e-3);
+        ck_assert_double_eq_tol(b->way_in(g), 4e6, 1e-3);
+    }
+    // One 4 MB transfer across: 1 s at the lone rate. Node 0 to a node of each other rack at
+    // once: rack 0's way out carries the three, 3 s (each group pair's capacity alone: 1 s).
+    ck_assert_double_eq_tol(predicted(m, fan({0}, {3})), 1.0, 0.01);
+    ck_assert_double_eq_tol(predicted(m, fan({0, 1, 2}, {3, 6, 9})), 3.0, 0.01);
+    // A node of each other rack to rack 0 (a linear gather's way in): 3 s.
+    ck_assert_double_eq_tol(predicted(m, fan({3, 6, 9}, {0, 1, 2})), 3.0, 0.01);
+    // Rack 1 to rack 2 and rack 3 to rack 0 share nothing: 1 s.
+    ck_assert_double_eq_tol(predicted(m, fan({3, 9}, {6, 0})), 1.0, 0.01);
+    // Two groups: the group pair's capacity is the way already; nothing more is kept.
+    Matrix r = racks();
+    r.set_node_props(samples(5e6));
+    ck_assert_double_eq(r.bottlenecks()->way_out(0), 0.0);
+}
+END_TEST
+
+// Capacities into a group that disagree may each be the sender's way out: the group's way in
+// stays unknown, and the flows into it share only their group pairs' capacities.
+START_TEST(disagreeing_capacities_leave_a_way_unknown)
+{
+    const Matrix m = four_racks(true);
+    const Bottlenecks *b = m.bottlenecks();
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(b->ngroups, 4);
+    const int a = b->group_of(0);
+    const double c1 = b->capacity(b->group_of(3), a), c2 = b->capacity(b->group_of(6), a),
+                 c3 = b->capacity(b->group_of(9), a);
+    ck_assert_double_eq_tol(c1, 4e6, 1e-3);
+    ck_assert_double_eq_tol(c2, 2e6, 1e-3);
+    ck_assert_double_eq_tol(c3, 1.5e6, 1e-3);
+    ck_assert_double_eq(b->way_in(a), 0.0);
+    // A node of each other rack to rack 0 at once: each flow at its pair's lone rate (rack 3's,
+    // 1.5 MB/s, the slowest: 2.67 s); a way in of 4 MB/s shared by the three would take longer.
+    ck_assert_double_eq_tol(predicted(m, fan({3, 6, 9}, {0, 1, 2})), 4e6 / 1.5e6, 0.02);
 }
 END_TEST
 
@@ -250,6 +342,8 @@ int main(void)
     TCase *tc = tcase_create("bottleneck");
     tcase_add_test(tc, inferred_from_samples);
     tcase_add_test(tc, racks_of_unequal_size);
+    tcase_add_test(tc, a_group_way_is_shared_by_its_flows_to_every_group);
+    tcase_add_test(tc, disagreeing_capacities_leave_a_way_unknown);
     tcase_add_test(tc, none_without_evidence);
     tcase_add_test(tc, bad_samples_refused);
     tcase_add_test(tc, flow_model_prices_the_bottleneck);

@@ -20,6 +20,30 @@ double Bottlenecks::lone_rate(const Matrix &m, int a, int b) const
     return c > 0 ? std::min(r, c) : r;
 }
 
+namespace {
+
+// Two capacities this close (ratio) are one limit seen twice.
+constexpr double kSameWay = 1.1;
+
+// A group's way out (in) from the capacities of its group pairs with the other groups: each is
+// the least of the sender's way out, the receiver's way in and what lies between, so one alone
+// does not say which. Two or more that agree (within kSameWay) are taken as the group's own way,
+// which they share: the largest such value. None agree: 0 (unknown; the pairs' capacities stay
+// the only limits). racks-12: rack b's way in, 30 Mbit/s, from rack a's and rack c's flows into
+// it; rack a's, 40, not (what enters it is slower: its senders' ways out, 30 and 20).
+double agreed_way(std::vector<double> caps)
+{
+    std::sort(caps.begin(), caps.end(), std::greater<double>());
+    for (size_t i = 0; i + 1 < caps.size(); ++i) {
+        if (caps[i + 1] * kSameWay >= caps[i]) {
+            return caps[i];
+        }
+    }
+    return 0.0;
+}
+
+}  // namespace
+
 Bottlenecks infer_bottlenecks(const Matrix &m)
 {
     const int n = m.nodes();
@@ -133,7 +157,27 @@ Bottlenecks infer_bottlenecks(const Matrix &m)
             }
         }
     }
-    return shared ? b : Bottlenecks{};
+    if (!shared) {
+        return {};
+    }
+    if (ng >= 3) {
+        b.out_Bps.assign(static_cast<size_t>(ng), 0.0);
+        b.in_Bps.assign(static_cast<size_t>(ng), 0.0);
+        for (int g = 0; g < ng; ++g) {
+            std::vector<double> out, in;
+            for (int x = 0; x < ng; ++x) {
+                if (b.capacity(g, x) > 0) {
+                    out.push_back(b.capacity(g, x));
+                }
+                if (b.capacity(x, g) > 0) {
+                    in.push_back(b.capacity(x, g));
+                }
+            }
+            b.out_Bps[static_cast<size_t>(g)] = agreed_way(out);
+            b.in_Bps[static_cast<size_t>(g)] = agreed_way(in);
+        }
+    }
+    return b;
 }
 
 }  // namespace cacore

@@ -31,9 +31,17 @@ struct Bottlenecks {
     std::vector<int> group;             // per node
     std::vector<double> factor;         // ngroups^2, row = sending group; 1 = no bottleneck
     std::vector<double> capacity_Bps;   // ngroups^2: shared by every flow g -> h; 0 = none
+    // With three groups or more, per group: its way out (in), shared by every flow from it to
+    // (into it from) the other groups it has a capacity with, as a rack's uplink carries its
+    // traffic to every other rack: known where two or more of those capacities agree (the value
+    // they agree on), else 0 (none). Empty with fewer groups, where the group pair's capacity is
+    // that way already.
+    std::vector<double> out_Bps, in_Bps;
     int group_of(int node) const { return group[static_cast<size_t>(node)]; }
     double factor_of(int g, int h) const { return factor[static_cast<size_t>(g) * ngroups + h]; }
     double capacity(int g, int h) const { return capacity_Bps[static_cast<size_t>(g) * ngroups + h]; }
+    double way_out(int g) const { return out_Bps.empty() ? 0.0 : out_Bps[static_cast<size_t>(g)]; }
+    double way_in(int h) const { return in_Bps.empty() ? 0.0 : in_Bps[static_cast<size_t>(h)]; }
     // The rate of node pair a -> b alone: its measured rate times the factor, at most the capacity.
     double lone_rate(const Matrix &m, int a, int b) const;
 };

@@ -88,12 +88,13 @@ struct Flow {
     int a, b;                  // their nodes
     double left;               // bytes not yet sent
     double rate = 0;           // bytes/s, from FlowNet::share
-    std::array<int, 4> cons;   // the capacities it shares (FlowNet's numbers), -1 = none
+    std::array<int, 6> cons;   // the capacities it shares (FlowNet's numbers), -1 = none
 };
 
 // The capacities flows share: their directed node pair's, their sender node's egress, their
 // receiver node's ingress (0 = none) and, between two groups with a shared bottleneck
-// (bottleneck.hpp), that bottleneck; behind one, a pair's capacity is its lone rate. Each is
+// (bottleneck.hpp), that bottleneck and the sending group's way out and the receiving group's
+// way in (with three groups or more); behind one, a pair's capacity is its lone rate. Each is
 // numbered when a flow first uses it, so re-sharing (at every event) neither hashes nor sorts.
 class FlowNet {
 public:
@@ -104,20 +105,25 @@ public:
         const long long nn = m_.nodes();
         const Bottlenecks *bn = m_.bottlenecks();
         // Ids: pair a*nn+b, egress nn*nn + a, ingress nn*nn + nn + b, bottleneck
-        // nn*nn + 2*nn + g*G + h.
-        long long id[4] = {a * nn + b, nn * nn + a, nn * nn + nn + b, -1};
-        double c[4] = {m_.bandwidth(a, b), m_.node_props(a).egress_Bps,
-                       m_.node_props(b).ingress_Bps, 0};
+        // nn*nn + 2*nn + g*G + h, way out of g nn*nn + 2*nn + G*G + g, way in to h that + G + h.
+        long long id[6] = {a * nn + b, nn * nn + a, nn * nn + nn + b, -1, -1, -1};
+        double c[6] = {m_.bandwidth(a, b), m_.node_props(a).egress_Bps,
+                       m_.node_props(b).ingress_Bps, 0, 0, 0};
         if (bn != nullptr) {
             const int g = bn->group_of(a), h = bn->group_of(b);
             if (g != h && bn->capacity(g, h) > 0) {
-                id[3] = nn * nn + 2 * nn + static_cast<long long>(g) * bn->ngroups + h;
+                const long long ng = bn->ngroups, base = nn * nn + 2 * nn;
+                id[3] = base + g * ng + h;
                 c[3] = bn->capacity(g, h);
                 c[0] = bn->lone_rate(m_, a, b);
+                id[4] = base + ng * ng + g;
+                c[4] = bn->way_out(g);
+                id[5] = base + ng * ng + ng + h;
+                c[5] = bn->way_in(h);
             }
         }
-        Flow f{from, to, a, b, bytes, 0, {-1, -1, -1, -1}};
-        for (int k = 0; k < 4; ++k) {
+        Flow f{from, to, a, b, bytes, 0, {-1, -1, -1, -1, -1, -1}};
+        for (int k = 0; k < 6; ++k) {
             if (c[k] > 0) {
                 auto it = number_.emplace(id[k], static_cast<int>(cap_.size())).first;
                 if (it->second == static_cast<int>(cap_.size())) {
