@@ -27,18 +27,24 @@ namespace {
 constexpr double kIn = 5e6, kAcross = 1e6;
 bool rack(int i) { return i >= 4; }
 
-Matrix racks()
+// n nodes n0, n1, ...: 0.1 ms between any two, node i to node j at across(i, j) B/s.
+template <typename Rate> Matrix network(int n, Rate across)
 {
     std::vector<std::string> h;
     std::vector<double> lat, bw;
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < n; ++i) {
         h.push_back("n" + std::to_string(i));
-        for (int j = 0; j < 8; ++j) {
+        for (int j = 0; j < n; ++j) {
             lat.push_back(i == j ? 0 : 1e-4);
-            bw.push_back(i == j ? 0 : rack(i) == rack(j) ? kIn : kAcross);
+            bw.push_back(i == j ? 0 : across(i, j));
         }
     }
     return Matrix(h, lat, bw);
+}
+
+Matrix racks()
+{
+    return network(8, [](int i, int j) { return rack(i) == rack(j) ? kIn : kAcross; });
 }
 
 // Every node's slowest peer (the first one across) measured alone at `lone`.
@@ -94,16 +100,9 @@ int rack3(int i) { return i < 6 ? 0 : i < 10 ? 1 : 2; }
 Matrix three_racks()
 {
     const double across[3][3] = {{0, 1e6, 0.8e6}, {1e6, 0, 0.9e6}, {0.8e6, 0.9e6, 0}};
-    std::vector<std::string> h;
-    std::vector<double> lat, bw;
-    for (int i = 0; i < 12; ++i) {
-        h.push_back("n" + std::to_string(i));
-        for (int j = 0; j < 12; ++j) {
-            lat.push_back(i == j ? 0 : 1e-4);
-            bw.push_back(i == j ? 0 : rack3(i) == rack3(j) ? kIn : across[rack3(i)][rack3(j)]);
-        }
-    }
-    Matrix m(h, lat, bw);
+    Matrix m = network(12, [&](int i, int j) {
+        return rack3(i) == rack3(j) ? kIn : across[rack3(i)][rack3(j)];
+    });
     std::vector<NodeProps> p(12);
     for (int i = 0; i < 12; ++i) {
         p[i].lone_Bps = rack3(i) == 1 ? 3.75e6 : 2.5e6;
@@ -121,17 +120,9 @@ int rack4(int i) { return i / 3; }
 
 Matrix four_racks(bool slower_in)
 {
-    std::vector<std::string> h;
-    std::vector<double> lat, bw;
-    for (int i = 0; i < 12; ++i) {
-        h.push_back("n" + std::to_string(i));
-        for (int j = 0; j < 12; ++j) {
-            lat.push_back(i == j ? 0 : 1e-4);
-            bw.push_back(i == j ? 0 : rack4(i) == rack4(j) ? kIn
-                                  : slower_in && rack4(j) == 0 ? 0.9e6 : 1e6);
-        }
-    }
-    Matrix m(h, lat, bw);
+    Matrix m = network(12, [&](int i, int j) {
+        return rack4(i) == rack4(j) ? kIn : slower_in && rack4(j) == 0 ? 0.9e6 : 1e6;
+    });
     const double lone[4] = {4e6, 4e6, slower_in ? 2e6 : 4e6, slower_in ? 1.5e6 : 4e6};
     std::vector<NodeProps> p(12);
     for (int i = 0; i < 12; ++i) {
@@ -140,6 +131,15 @@ Matrix four_racks(bool slower_in)
     }
     m.set_node_props(p);
     return m;
+}
+
+// The bottlenecks inferred from m, which must be `ngroups` groups.
+const Bottlenecks *groups_of(const Matrix &m, int ngroups)
+{
+    const Bottlenecks *b = m.bottlenecks();
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(b->ngroups, ngroups);
+    return b;
 }
 
 // 4 MB from each of `from` to the node of the same index in `to`, all at once.
@@ -181,11 +181,9 @@ END_TEST
 START_TEST(racks_of_unequal_size)
 {
     const Matrix m = three_racks();
-    const Bottlenecks *b = m.bottlenecks();
-    ck_assert_ptr_nonnull(b);
     // The groups are the racks as clustered: the performance hierarchy's rebalancing (which
     // moves nodes of the 6-node rack into the 2-node one's group) does not apply.
-    ck_assert_int_eq(b->ngroups, 3);
+    const Bottlenecks *b = groups_of(m, 3);
     for (int i = 0; i < 12; ++i) {
         for (int j = 0; j < 12; ++j) {
             ck_assert_int_eq(b->group_of(i) == b->group_of(j), rack3(i) == rack3(j));
@@ -214,9 +212,7 @@ END_TEST
 START_TEST(a_group_way_is_shared_by_its_flows_to_every_group)
 {
     const Matrix m = four_racks(false);
-    const Bottlenecks *b = m.bottlenecks();
-    ck_assert_ptr_nonnull(b);
-    ck_assert_int_eq(b->ngroups, 4);
+    const Bottlenecks *b = groups_of(m, 4);
     for (int g = 0; g < 4; ++g) {
         for (int h = 0; h < 4; ++h) {
             if (g != h) {
@@ -246,9 +242,7 @@ END_TEST
 START_TEST(disagreeing_capacities_leave_a_way_unknown)
 {
     const Matrix m = four_racks(true);
-    const Bottlenecks *b = m.bottlenecks();
-    ck_assert_ptr_nonnull(b);
-    ck_assert_int_eq(b->ngroups, 4);
+    const Bottlenecks *b = groups_of(m, 4);
     const int a = b->group_of(0);
     const double c1 = b->capacity(b->group_of(3), a), c2 = b->capacity(b->group_of(6), a),
                  c3 = b->capacity(b->group_of(9), a);
