@@ -115,15 +115,15 @@ Matrix three_racks()
 // Four racks of three nodes, {0..2}, {3..5}, {6..8}, {9..11} (cloud-16's shape): 5 MB/s inside;
 // across, what the rounds measured (1 MB/s; 0.9 into rack 0 with `slower_in`, which makes every
 // other rack's slowest peer one in rack 0). Every node's slowest peer ran 4 MB/s alone, or, with
-// `slower_in`, 4, 2 and 1.5 MB/s from racks 1, 2 and 3.
+// `slower_in`, 4, `lone2` and `lone3` MB/s from racks 1, 2 and 3.
 int rack4(int i) { return i / 3; }
 
-Matrix four_racks(bool slower_in)
+Matrix four_racks(bool slower_in, double lone2 = 2e6, double lone3 = 1.5e6)
 {
     Matrix m = network(12, [&](int i, int j) {
         return rack4(i) == rack4(j) ? kIn : slower_in && rack4(j) == 0 ? 0.9e6 : 1e6;
     });
-    const double lone[4] = {4e6, 4e6, slower_in ? 2e6 : 4e6, slower_in ? 1.5e6 : 4e6};
+    const double lone[4] = {4e6, 4e6, slower_in ? lone2 : 4e6, slower_in ? lone3 : 4e6};
     std::vector<NodeProps> p(12);
     for (int i = 0; i < 12; ++i) {
         p[i].lone_Bps = lone[rack4(i)];
@@ -253,6 +253,12 @@ START_TEST(disagreeing_capacities_leave_a_way_unknown)
     // A node of each other rack to rack 0 at once: each flow at its pair's lone rate (rack 3's,
     // 1.5 MB/s, the slowest: 2.67 s); a way in of 4 MB/s shared by the three would take longer.
     ck_assert_double_eq_tol(predicted(m, fan({3, 6, 9}, {0, 1, 2})), 4e6 / 1.5e6, 0.02);
+    // Two that agree (racks 2 and 3, 2 MB/s) below a larger one (rack 1's flow got 4 MB/s in
+    // alone): theirs are the senders' ways out, rack 0's way in stays unknown.
+    const Matrix two_agree = four_racks(true, 2e6, 2e6);
+    const Bottlenecks *b2 = groups_of(two_agree, 4);
+    ck_assert_double_eq_tol(b2->capacity(b2->group_of(9), b2->group_of(0)), 2e6, 1e-3);
+    ck_assert_double_eq(b2->way_in(b2->group_of(0)), 0.0);
 }
 END_TEST
 

@@ -27,19 +27,16 @@ constexpr double kSameWay = 1.1;
 
 // A group's way out (in) from the capacities of its group pairs with the other groups: each is
 // the least of the sender's way out, the receiver's way in and what lies between, so one alone
-// does not say which. Two or more that agree (within kSameWay) are taken as the group's own way,
-// which they share: the largest such value. None agree: 0 (unknown; the pairs' capacities stay
-// the only limits). racks-12: rack b's way in, 30 Mbit/s, from rack a's and rack c's flows into
-// it; rack a's, 40, not (what enters it is slower: its senders' ways out, 30 and 20).
+// does not say which, and the way carries at least the largest (one flow alone got it through).
+// When the next largest agrees with it (within kSameWay), both are taken as the group's own way,
+// which they share; otherwise it is unknown (0: the pairs' capacities stay the only limits).
+// racks-12: rack b's way in, 30 Mbit/s, from rack a's and rack c's flows into it; rack a's, 40,
+// not (what enters it is slower: its senders' ways out, 30 and 20). Two agreeing below a larger
+// one (40, 30, 30) are the other groups' ways, not this one's.
 double agreed_way(std::vector<double> caps)
 {
     std::sort(caps.begin(), caps.end(), std::greater<double>());
-    for (size_t i = 0; i + 1 < caps.size(); ++i) {
-        if (caps[i + 1] * kSameWay >= caps[i]) {
-            return caps[i];
-        }
-    }
-    return 0.0;
+    return caps.size() >= 2 && caps[1] * kSameWay >= caps[0] ? caps[0] : 0.0;
 }
 
 }  // namespace

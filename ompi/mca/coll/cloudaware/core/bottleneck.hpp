@@ -33,9 +33,9 @@ struct Bottlenecks {
     std::vector<double> capacity_Bps;   // ngroups^2: shared by every flow g -> h; 0 = none
     // With three groups or more, per group: its way out (in), shared by every flow from it to
     // (into it from) the other groups it has a capacity with, as a rack's uplink carries its
-    // traffic to every other rack: known where two or more of those capacities agree (the value
-    // they agree on), else 0 (none). Empty with fewer groups, where the group pair's capacity is
-    // that way already.
+    // traffic to every other rack: known where the two largest of those capacities agree (the
+    // largest), else 0 (none). Empty with fewer groups, where the group pair's capacity is that
+    // way already.
     std::vector<double> out_Bps, in_Bps;
     int group_of(int node) const { return group[static_cast<size_t>(node)]; }
     double factor_of(int g, int h) const { return factor[static_cast<size_t>(g) * ngroups + h]; }
