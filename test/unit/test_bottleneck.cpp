@@ -207,8 +207,9 @@ START_TEST(racks_of_unequal_size)
 }
 END_TEST
 
-// With three groups or more, a group's capacities with the others that agree are its own way
-// out (in), which all its flows to (from) the other groups share, as a rack's uplink does.
+// With three groups or more, a group's two largest capacities with the others, when they agree,
+// are its own way out (in), which all its flows to (from) the other groups share, as a rack's
+// uplink does.
 START_TEST(a_group_way_is_shared_by_its_flows_to_every_group)
 {
     const Matrix m = four_racks(false);
