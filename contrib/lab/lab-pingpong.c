@@ -4,12 +4,14 @@
  *
  * lab-pingpong.c - per-ordered-host-pair bandwidth and latency for `lab verify`.
  *
- * usage: lab-pingpong -p SCHEDULE [-s BYTES] [-r REPS] [-l LATREPS]
+ * usage: lab-pingpong -p SCHEDULE [-s BYTES] [-r REPS] [-l LATREPS] [-g GAP_MS]
  *   SCHEDULE: lines "ROUND SRC_HOST DST_HOST" (host = MPI processor name); pairs of one round are
  *   measured at the same time, rounds one after another.  One rank per host is used (the lowest
  *   rank on each host); start it with one rank per host.
  * Bandwidth: the sender times MPI_Send(BYTES) followed by a 0-byte reply; median of REPS after one
- * warm-up message.  Latency: half the round trip of a 1-byte ping-pong, median of LATREPS.
+ * warm-up message; with -g the sender idles GAP_MS milliseconds before each of them (what a shaped
+ * link passes after an idle period).  Latency: half the round trip of a 1-byte ping-pong, median of
+ * LATREPS.
  * Output (rank 0): "PAIR SRC DST median_Bps min_Bps max_Bps latency_s" per pair and
  * "ROUND r" after each round (progress).
  */
@@ -53,7 +55,7 @@ int main(int argc, char **argv)
 {
     int rank, size, i, k;
     size_t bytes = 1 << 20;
-    int reps = 3, lreps = 20;
+    int reps = 3, lreps = 20, gap_ms = 0;
     const char *sched = NULL;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -65,6 +67,8 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "-l") && i + 1 < argc) {
             lreps = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "-g") && i + 1 < argc) {
+            gap_ms = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
             sched = argv[++i];
         } else {
@@ -74,9 +78,10 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
-    if (!sched || reps < 1 || lreps < 1 || bytes < 1) {
+    if (!sched || reps < 1 || lreps < 1 || bytes < 1 || gap_ms < 0 || gap_ms > 10000) {
         if (rank == 0) {
-            fprintf(stderr, "usage: lab-pingpong -p SCHEDULE [-s BYTES] [-r REPS] [-l LATREPS]\n");
+            fprintf(stderr, "usage: lab-pingpong -p SCHEDULE [-s BYTES] [-r REPS] [-l LATREPS] "
+                            "[-g GAP_MS (0-10000)]\n");
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -142,6 +147,10 @@ int main(int argc, char **argv)
                 }
                 res[4 * p + 3] = median(t, lreps);
                 for (k = -1; k < reps; k++) {
+                    if (gap_ms > 0) {
+                        struct timespec gap = {gap_ms / 1000, (gap_ms % 1000) * 1000000L};
+                        nanosleep(&gap, NULL);
+                    }
                     double a = MPI_Wtime();
                     MPI_Send(buf, (int) bytes, MPI_CHAR, d, 2, MPI_COMM_WORLD);
                     MPI_Recv(NULL, 0, MPI_CHAR, d, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -67,6 +67,15 @@ tail -n 1 "$m" | grep -q "^end$" || fail "matrix $m: no 'end'"
 step "lab verify (every ordered pair within 15 % of its configured rate)"
 "$lab" verify --reps 2 || fail "lab verify"
 
+step "lab verify --gap (idle before each message: a probe, every pair reported, the matrix kept)"
+mm="$(dirname "$m")/measured-matrix.txt"
+sum_before=$(md5sum <"$mm")
+out=$("$lab" verify --reps 1 --size 16384 --gap 5) || fail "lab verify --gap 5 exited non-zero"
+grep -q "after 5 ms idle each" <<<"$out" || fail "lab verify --gap: no idle gap in the report"
+grep -q "^12/12 pairs measured" <<<"$out" || fail "lab verify --gap: not every pair measured"
+[ "$(md5sum <"$mm")" = "$sum_before" ] || fail "lab verify --gap overwrote $mm"
+if "$lab" verify --gap -1 >/dev/null 2>&1; then fail "lab verify --gap -1 was accepted"; fi
+
 step "lab set-rate / set-uplink change the running lab's shaping (tc class change)"
 rate_kbit() {   # rate_kbit NETNS DEV CLASSID: the HTB class's rate in kbit/s (-1: none)
     tc -n "$1" class show dev "$2" classid "$3" | python3 -c '
