@@ -6,6 +6,7 @@
  *
  * usage: cloudaware-bench [--ops LIST] [--sizes LIST] [--iters N] [--warmup N] [--reps N]
  *                         [--root R] [--validate] [--csv FILE] [--json FILE] [--label TEXT] [--quiet]
+ *                         [--connect-all]
  *   --ops     comma list of bcast,reduce,allreduce,gather,scatter,allgather,barrier (default: all)
  *   --sizes   comma list of bytes, K/M suffixes = KiB/MiB (default 1K,64K,1M).  For bcast, reduce and
  *             allreduce the size is the buffer; for gather, scatter and allgather it is the block
@@ -14,11 +15,19 @@
  *   --iters   timed calls per repetition (default by size: <=8 KiB 20, <=128 KiB 5, larger 2)
  *   --warmup  untimed calls before each repetition (default: 2 if <=8 KiB, else 1)
  *   --reps    repetitions (default 1); min/median/max are over repetitions
+ *   --connect-all  first, every rank exchanges one byte with every other, so the timed calls
+ *             start with a connection between every pair, as a calibrated cloudaware job has
+ *             (on loopback TCP with 16 ranks on 2 cores, 1 KiB allreduces and barriers ran
+ *             12-30 % slower so; docs/benchmarks.md)
  *   --validate  after timing, one more call per op and size with known data, checked on every rank;
  *             the exit code is 1 if any rank saw a wrong result
  * Timing: each rank times every call (MPI_Barrier between calls, not timed); a repetition's time
- * is the maximum over ranks of the per-rank mean time per call.
- * Output: a table on stdout (rank 0); --csv/--json write one row per op, size and repetition.
+ * is the maximum over ranks of the per-rank mean time per call.  A repetition's cycle time is the
+ * maximum over ranks of the wall time of its timed loop per call, the barriers included: a call
+ * that returns early on some ranks (a leaf's eager send) moves waiting into the next barrier,
+ * which the call time does not count and the cycle time does (docs/benchmarks.md).
+ * Output: a table on stdout (rank 0); --csv/--json write one row per op, size and repetition
+ * (time_s and cycle_s).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -35,6 +44,12 @@ static int cmpd(const void *a, const void *b)
 {
     double x = *(const double *) a, y = *(const double *) b;
     return x < y ? -1 : x > y;
+}
+
+/* The median of n sorted values. */
+static double median(const double *v, int n)
+{
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static long long parse_size(const char *s)
@@ -185,13 +200,14 @@ static void usage(void)
     if (rank == 0) {
         fprintf(stderr, "usage: cloudaware-bench [--ops LIST] [--sizes LIST] [--iters N] [--warmup N] "
                         "[--reps N] [--root R] [--validate] [--csv FILE] [--json FILE] [--label TEXT] "
-                        "[--quiet]\n");
+                        "[--quiet] [--connect-all]\n");
     }
 }
 
 int main(int argc, char **argv)
 {
-    int ops[NOPS], nops = 0, iters_opt = 0, warm_opt = -1, reps = 1, do_validate = 0, quiet = 0;
+    int ops[NOPS], nops = 0, iters_opt = 0, warm_opt = -1, reps = 1, do_validate = 0, quiet = 0,
+        connect_all = 0;
     long long sizes[64];
     int nsizes = 0;
     const char *csv = NULL, *json = NULL, *label = "";
@@ -249,6 +265,8 @@ int main(int argc, char **argv)
             label = argv[++i];
         } else if (!strcmp(a, "--validate")) {
             do_validate = 1;
+        } else if (!strcmp(a, "--connect-all")) {
+            connect_all = 1;
         } else if (!strcmp(a, "--quiet")) {
             quiet = 1;
         } else {
@@ -294,6 +312,11 @@ int main(int argc, char **argv)
         nhosts += j == i;
     }
     free(names);
+    for (int d = 1; connect_all && d < nprocs; d++) {   /* pairwise: step d pairs i with i +- d */
+        char out = 0, in;
+        MPI_Sendrecv(&out, 1, MPI_CHAR, (rank + d) % nprocs, 0, &in, 1, MPI_CHAR,
+                     (rank - d + nprocs) % nprocs, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
 
     long long maxbytes = 4;
     for (i = 0; i < nsizes; i++) {
@@ -320,7 +343,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "cloudaware-bench: cannot write %s\n", json);
         }
         if (fc) {
-            fprintf(fc, "label,op,bytes,ranks,hosts,rep,iters,time_s\n");
+            fprintf(fc, "label,op,bytes,ranks,hosts,rep,iters,time_s,cycle_s\n");
         }
         if (fj) {
             fprintf(fj, "{\"label\": \"%s\", \"ranks\": %d, \"hosts\": %d, \"results\": [", label, nprocs, nhosts);
@@ -328,15 +351,17 @@ int main(int argc, char **argv)
         if (!quiet) {
             printf("# cloudaware-bench: %d ranks on %d hosts, root %d%s%s\n", nprocs, nhosts, root,
                    *label ? ", " : "", label);
-            printf("# time = max over ranks of the mean time per call; min/median/max over %d repetition(s)\n", reps);
-            printf("%-10s %10s %6s %12s %12s %12s%s\n", "op", "bytes", "iters", "median_ms", "min_ms", "max_ms",
-                   do_validate ? "  valid" : "");
+            printf("# time = max over ranks of the mean time per call; min/median/max over %d repetition(s);\n"
+                   "# cycle = max over ranks of the timed loop's wall time per call, barriers included (median)\n",
+                   reps);
+            printf("%-10s %10s %6s %12s %12s %12s %12s%s\n", "op", "bytes", "iters", "median_ms", "min_ms", "max_ms",
+                   "cycle_ms", do_validate ? "  valid" : "");
             fflush(stdout);
         }
     }
     long total_bad = 0;
     int first_json = 1;
-    double *rt = malloc(reps * sizeof(double));
+    double *rt = malloc(reps * sizeof(double)), *ct = malloc(reps * sizeof(double));
     for (int oi = 0; oi < nops; oi++) {
         int op = ops[oi];
         for (int si = 0; si < nsizes; si++) {
@@ -356,7 +381,7 @@ int main(int argc, char **argv)
                     do_op(op, sbuf, rbuf, count);
                 }
                 MPI_Barrier(MPI_COMM_WORLD);
-                double sum = 0;
+                double sum = 0, loop0 = MPI_Wtime();
                 for (int it = 0; it < iters; it++) {
                     double t0 = MPI_Wtime();
                     do_op(op, sbuf, rbuf, count);
@@ -365,18 +390,20 @@ int main(int argc, char **argv)
                         MPI_Barrier(MPI_COMM_WORLD);
                     }
                 }
-                double mean = sum / iters, mx;
-                MPI_Allreduce(&mean, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-                rt[r] = mx;
+                double mine[2] = {sum / iters, (MPI_Wtime() - loop0) / iters}, mx[2];
+                MPI_Allreduce(mine, mx, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                rt[r] = mx[0];
+                ct[r] = mx[1];
                 if (rank == 0 && fc) {
-                    fprintf(fc, "%s,%s,%lld,%d,%d,%d,%d,%.9e\n", label, op_names[op], op == OP_BARRIER ? 0 : (long long) count * 4,
-                            nprocs, nhosts, r, iters, mx);
+                    fprintf(fc, "%s,%s,%lld,%d,%d,%d,%d,%.9e,%.9e\n", label, op_names[op],
+                            op == OP_BARRIER ? 0 : (long long) count * 4, nprocs, nhosts, r, iters, mx[0], mx[1]);
                     fflush(fc);
                 }
                 if (rank == 0 && fj) {
-                    fprintf(fj, "%s\n  {\"op\": \"%s\", \"bytes\": %lld, \"rep\": %d, \"iters\": %d, \"time_s\": %.9e}",
+                    fprintf(fj, "%s\n  {\"op\": \"%s\", \"bytes\": %lld, \"rep\": %d, \"iters\": %d, \"time_s\": %.9e, "
+                            "\"cycle_s\": %.9e}",
                             first_json ? "" : ",", op_names[op], op == OP_BARRIER ? 0 : (long long) count * 4, r,
-                            iters, mx);
+                            iters, mx[0], mx[1]);
                     first_json = 0;
                 }
             }
@@ -392,10 +419,11 @@ int main(int argc, char **argv)
             }
             if (rank == 0 && !quiet) {
                 qsort(rt, reps, sizeof(double), cmpd);
-                double med = reps % 2 ? rt[reps / 2] : 0.5 * (rt[reps / 2 - 1] + rt[reps / 2]);
-                printf("%-10s %10lld %6d %12.3f %12.3f %12.3f%s\n", op_names[op],
-                       op == OP_BARRIER ? 0 : (long long) count * 4, iters, 1e3 * med, 1e3 * rt[0],
-                       1e3 * rt[reps - 1], !do_validate ? "" : op == OP_BARRIER ? "  -" : allbad ? "  FAIL" : "  ok");
+                qsort(ct, reps, sizeof(double), cmpd);
+                printf("%-10s %10lld %6d %12.3f %12.3f %12.3f %12.3f%s\n", op_names[op],
+                       op == OP_BARRIER ? 0 : (long long) count * 4, iters, 1e3 * median(rt, reps), 1e3 * rt[0],
+                       1e3 * rt[reps - 1], 1e3 * median(ct, reps),
+                       !do_validate ? "" : op == OP_BARRIER ? "  -" : allbad ? "  FAIL" : "  ok");
                 fflush(stdout);
             }
         }
@@ -413,6 +441,7 @@ int main(int argc, char **argv)
         }
     }
     free(rt);
+    free(ct);
     free(sbuf);
     free(rbuf);
     MPI_Finalize();
