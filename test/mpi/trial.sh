@@ -12,7 +12,8 @@
 #   4. coll_cloudaware_trial_calls 0: no trial.  5. An unusable trial book (another version)
 #      is reported, the trial runs again and the book is rewritten.  6. Every collective, and
 #      coll_check (non-commutative ops, zero sizes, IN_PLACE, sub-communicators) with trials.
-#   7. coll_cloudaware_trial_time: calls predicted short get more trial calls (here 16).
+#   7. coll_cloudaware_trial_time: calls predicted short get more trial calls (here 16), and
+#      are judged as short calls (the slowest rank's median of its own calls, a rank test).
 #   8. coll_cloudaware_trial_cut: a variant losing by far in its first call runs no more calls
 #      (a tiny factor here, so that every variant after the plan is cut).
 #   5c. The peer: with basic below, tuned's algorithm run by the executor takes part (sections 1
@@ -127,14 +128,14 @@ grep -q "trial of " "$TEST_LOG" && fail "a trial ran with coll_cloudaware_trial_
 echo "ok: no trial, the model's choice ran"
 
 echo "--- 5. an unusable trial book is reported and replaced"
-sed -i 's/^cloudaware-trials 3$/cloudaware-trials 4/' "$book"
+sed -i 's/^cloudaware-trials 4$/cloudaware-trials 5/' "$book"
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_cache_dir "$work/cache" \
     --mca coll_cloudaware_trial_spread 0 "${nopeer[@]}" "$prog" gather 16384 6 >/dev/null || fail "trial_check failed"
 expect_in_log "0 failures"
-expect_in_log "trial book is unusable, the trials run again (.*version '4' is not supported"
+expect_in_log "trial book is unusable, the trials run again (.*version '5' is not supported"
 expect_in_log "trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: "
-head -n 1 "$book" | grep -qx "cloudaware-trials 3" || fail "the book was not rewritten"
-echo "ok: version 4 book reported, trial ran, book rewritten"
+head -n 1 "$book" | grep -qx "cloudaware-trials 4" || fail "the book was not rewritten"
+echo "ok: version 5 book reported, trial ran, book rewritten"
 
 echo "--- 5b. three variants: the model's second plan takes part (coll_cloudaware_trial_spread)"
 rm -rf "$work/cache3"
@@ -235,6 +236,23 @@ report=$(grep -o 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*;
 n=$(echo "$report" | sed 's/.*; previous module: \([^(]*\) s (median$/\1/' | wc -w)
 [ "$n" = 16 ] || fail "expected 16 trial calls of the previous module (a 64 KiB gather on one host is predicted far below 1000 s / 3), saw $n: $report"
 echo "ok: a trial of short calls ran 16 calls per variant"
+# Judged as short calls: each variant's time is the slowest rank's median of its own calls, which
+# cannot exceed the median of each call's slowest rank (printed); the plan wins only with the
+# rank test's z >= 1.645.
+line=$(grep -o 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*' "$TEST_LOG" | head -n 1)
+short="short calls: medians are the slowest rank's of its own calls; rank test of the fastest"
+echo "$line" | grep -q "$short against the previous module: z " \
+    || fail "a trial of 16 calls per variant was not judged as short calls: $line"
+python3 - "$line" <<'PY' || fail "short calls' medians or outcome inconsistent: $line"
+import re, statistics, sys
+line = sys.argv[1]
+z = float(re.search(r"rank test of the fastest against the previous module: z (-?[0-9.]+)", line).group(1))
+for times, med in re.findall(r"\[[^]]*\] ([0-9.e+\- ]+) s \(median ([0-9.e+\-]+) s\)", line):
+    per_call = statistics.median(float(x) for x in times.split())
+    assert float(med) <= per_call * 1.001, (med, per_call)   # printed with 3 digits
+assert "outcome: the previous module" in line or z >= 1.645, z
+PY
+echo "ok: judged as short calls (each rank's median, rank test)"
 
 echo "--- 8. coll_cloudaware_trial_cut: variants losing by far run one call"
 # Four variants (the alternative and the peer too); every variant after the plan took more than

@@ -11,7 +11,9 @@
 # the first job's process and dropped every trial of the second); and a trial with the
 # alternative and the peer (tuned's algorithm run by the executor), each matched with its own
 # prediction (the peer's announcement must not pass for the alternative's); and the first decision
-# of an op and size kept when another communicator's follows.
+# of an op and size kept when another communicator's follows, and an outcome that names its rank
+# test. And its reading of a timed run's CSV (read_bench_csv): one from a benchmark program older
+# than the cycle time stops compare with one line.
 set -eu
 top=${TOP_SRCDIR:-../..}
 python3 - "$top/contrib/bench/compare" <<'PY'
@@ -84,4 +86,35 @@ rows = compare.model_check("\n".join(log2) + "\n")
 prev = [(r["algorithm"], r["predicted_s"]) for r in rows if r["variant"] == "previous"]
 assert prev == [("han two-level", 0.1)], prev
 print("compare model_check keeps the first decision: PASS")
+
+# The outcome of a short calls' trial also names its rank test (thirty-second session).
+log3 = [l.replace("margin 0.05;", "margin 0.05; rank test of the fastest against the previous module: "
+                  "z 2.61, leaving it needs 1.645;") for l in log]
+assert log3 != log
+rows = compare.model_check("\n".join(log3) + "\n")
+assert sorted((r["variant"], r["won"]) for r in rows) == [("alternative", False), ("peer", True),
+                                                           ("plan", False), ("previous", False)], rows
+print("compare model_check with a rank test: PASS")
+
+# A timed run's CSV: read; one from a benchmark program without the cycle time stops compare with
+# one line naming the program, not a KeyError.
+import contextlib, io, os, tempfile
+with tempfile.TemporaryDirectory() as d:
+    new_csv, old_csv = os.path.join(d, "new.csv"), os.path.join(d, "old.csv")
+    with open(new_csv, "w") as f:
+        f.write("label,op,bytes,ranks,hosts,rep,iters,time_s,cycle_s\nx,bcast,1024,4,2,rep1,10,1e-3,2e-3\n")
+    with open(old_csv, "w") as f:
+        f.write("label,op,bytes,ranks,hosts,rep,iters,time_s\nx,bcast,1024,4,2,rep1,10,1e-3\n")
+    assert compare.read_bench_csv(new_csv, "/b") == [{"op": "bcast", "bytes": 1024, "time_s": 1e-3,
+                                                      "cycle_s": 2e-3}]
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err):
+            compare.read_bench_csv(old_csv, "/old/cloudaware-bench")
+        raise AssertionError("an old benchmark's CSV was read")
+    except SystemExit as e:
+        assert e.code == 1, e.code
+    msg = err.getvalue()
+    assert msg.count("\n") == 1 and "/old/cloudaware-bench wrote no cycle_s column" in msg, msg
+print("compare reads a run's CSV, refuses one without cycle_s in one line: PASS")
 PY

@@ -6,8 +6,8 @@
  * call runs (with and without the alternative and the peer), when the trial is over, the
  * judgement (each variant's first call left out) with its margin (in both directions: the trial
  * can overturn the model's "plan" and its "previous module"; the alternative and the peer win only
- * when fastest), and the trial book that keeps outcomes in the cache directory (round trip,
- * versioning, bad files refused). */
+ * when fastest; short calls by each rank's medians and a rank test), and the trial book that keeps
+ * outcomes in the cache directory (round trip, versioning, bad files refused). */
 #include "test_util.h"
 
 #include <math.h>
@@ -64,35 +64,35 @@ START_TEST(judge_medians_and_margin)
      * pays for the change of variant: connections, TCP windows); previous (the next 3): 9, 3, 3
      * -> 3. 2 <= 3 * 0.9: the plan wins (with the first calls counted: 3 against 3, a tie). */
     const double t1[] = { 5, 1, 3, 9, 3, 3 };
-    ck_assert_int_eq(cacore_trial_judge(t1, 3, 0, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t1, 3, 0, 0.1, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     ck_assert(r.plan_s == 2.0 && r.previous_s == 3.0);
     /* The same times with a margin of 0.4: 2 > 3 * 0.6, the plan is not faster by enough. */
-    ck_assert_int_eq(cacore_trial_judge(t1, 3, 0, 0.4, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t1, 3, 0, 0.4, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
     /* A tie keeps what the cost model decided: the previous module, or the plan (margin 0: a
      * tie is no longer one, equal times go to the plan). */
     const double tie[] = { 1, 1 };
-    ck_assert_int_eq(cacore_trial_judge(tie, 1, 0, 0.05, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(tie, 1, 0, 0.05, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
-    ck_assert_int_eq(cacore_trial_judge(tie, 1, 0, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(tie, 1, 0, 0.05, 1, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
-    ck_assert_int_eq(cacore_trial_judge(tie, 1, 0, 0.0, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(tie, 1, 0, 0.0, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     /* Within the margin either way is a tie (1.68 against 1.69, 1.74 against 1.69 with 0.05);
      * beyond it the previous module wins whatever the model said. */
     const double near1[] = { 1.68, 1.69 }, near2[] = { 1.74, 1.69 }, far[] = { 1.80, 1.69 };
-    ck_assert_int_eq(cacore_trial_judge(near1, 1, 0, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(near1, 1, 0, 0.05, 1, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
-    ck_assert_int_eq(cacore_trial_judge(near2, 1, 0, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(near2, 1, 0, 0.05, 1, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
-    ck_assert_int_eq(cacore_trial_judge(near1, 1, 0, 0.05, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(near1, 1, 0, 0.05, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
-    ck_assert_int_eq(cacore_trial_judge(far, 1, 0, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(far, 1, 0, 0.05, 1, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
     /* Even counts after the first: the median is the mean of the middle two. */
     const double t2[] = { 4, 2, 4, 9, 1, 1 };
-    ck_assert_int_eq(cacore_trial_judge(t2, 3, 0, 0.0, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t2, 3, 0, 0.0, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert(r.plan_s == 3.0 && r.previous_s == 1.0);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
 }
@@ -105,29 +105,29 @@ START_TEST(judge_three_variants)
     /* Calls in blocks: plan 4 4 4, previous 3 3 3, alternative 9 1 1: the alternative's median
      * 1 is the fastest and below 3 * 0.9. */
     const double t1[] = { 4, 4, 4, 3, 3, 3, 9, 1, 1 };
-    ck_assert_int_eq(cacore_trial_judge(t1, 3, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t1, 3, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_ALTERNATIVE);
     ck_assert(r.plan_s == 4.0 && r.previous_s == 3.0 && r.alternative_s == 1.0);
     /* The plan faster than the alternative: the plan (a tie goes to the plan too). */
     const double t2[] = { 1, 1, 1, 3, 3, 3, 2, 2, 2 };
-    ck_assert_int_eq(cacore_trial_judge(t2, 3, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t2, 3, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     const double t3[] = { 2, 3, 2 };
-    ck_assert_int_eq(cacore_trial_judge(t3, 1, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t3, 1, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     /* Both plans within the margin of the previous module: the previous module. */
     const double t4[] = { 2.9, 3, 2.8 };
-    ck_assert_int_eq(cacore_trial_judge(t4, 1, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t4, 1, CACORE_TRIAL_WITH_ALTERNATIVE, 0.1, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
     /* The model chose the plan, which lost clearly (6.8 against 2.68); the alternative only ties
      * the previous module (2.65): the previous module (uniform-8, 1 KiB allreduce: the tied
      * binomial tree ran 4x slower than tuned's recursive doubling in the timed runs). */
     const double t6[] = { 6.8, 2.68, 2.65 };
-    ck_assert_int_eq(cacore_trial_judge(t6, 1, CACORE_TRIAL_WITH_ALTERNATIVE, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t6, 1, CACORE_TRIAL_WITH_ALTERNATIVE, 0.05, 1, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
     /* The plan in the tie too (2.70): the model's decision stands, the faster of its two. */
     const double t7[] = { 2.70, 2.68, 2.65 };
-    ck_assert_int_eq(cacore_trial_judge(t7, 1, CACORE_TRIAL_WITH_ALTERNATIVE, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t7, 1, CACORE_TRIAL_WITH_ALTERNATIVE, 0.05, 1, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_ALTERNATIVE);
     /* cloud-16, 1 MiB reduce (sixteenth session): the plan (lanes) ramps over its calls, the job's
      * first of that traffic, 0.605 0.43 0.264 s; the alternative (a COOL chain) 0.545 0.426 0.426;
@@ -135,13 +135,13 @@ START_TEST(judge_three_variants)
      * 0.43) and ran at 0.53 s in the timed runs, where the plan ran at 0.24 s in another job.
      * After the first calls: the plan, 0.347 against 0.426. */
     const double t8[] = { 0.605, 0.43, 0.264, 1.16, 1.1, 1.09, 0.545, 0.426, 0.426 };
-    ck_assert_int_eq(cacore_trial_judge(t8, 3, CACORE_TRIAL_WITH_ALTERNATIVE, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t8, 3, CACORE_TRIAL_WITH_ALTERNATIVE, 0.05, 1, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     ck_assert(fabs(r.plan_s - 0.347) < 1e-9 && r.alternative_s == 0.426);
     ck_assert(fabs(r.previous_s - 1.095) < 1e-9);
     /* Two variants report no alternative time. */
     const double t5[] = { 1, 3 };
-    ck_assert_int_eq(cacore_trial_judge(t5, 1, 0, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t5, 1, 0, 0.1, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert(r.alternative_s == 0.0 && r.peer_s == 0.0);
 }
 END_TEST
@@ -156,28 +156,143 @@ START_TEST(judge_with_the_peer)
     /* Open MPI 5, uniform-8, 64 KiB allreduce: our plan 76 ms, han 128 ms, tuned's Rabenseifner
      * 42 ms (tuned's own run): the peer. */
     const double t1[] = { 0.076, 0.128, 0.042 };
-    ck_assert_int_eq(cacore_trial_judge(t1, 1, peer, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t1, 1, peer, 0.05, 1, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PEER);
     ck_assert(r.plan_s == 0.076 && r.previous_s == 0.128 && r.peer_s == 0.042);
     ck_assert(r.alternative_s == 0.0);
     /* Four variants (plan, previous, alternative, peer): the alternative fastest. */
     const double t2[] = { 4, 4, 3, 3, 1, 1, 2, 2 };
-    ck_assert_int_eq(cacore_trial_judge(t2, 2, both, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t2, 2, both, 0.1, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_ALTERNATIVE);
     ck_assert(r.alternative_s == 1.0 && r.peer_s == 2.0);
     /* The peer fastest of the four. */
     const double t3[] = { 4, 3, 2, 1 };
-    ck_assert_int_eq(cacore_trial_judge(t3, 1, both, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t3, 1, both, 0.1, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PEER);
     /* Equal medians go to the earlier variant: the plan before the peer. */
     const double t4[] = { 1, 3, 1 };
-    ck_assert_int_eq(cacore_trial_judge(t4, 1, peer, 0.1, 0, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t4, 1, peer, 0.1, 0, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     /* The peer only ties the previous module, the model's plan lost clearly: the previous
      * module. */
     const double t5[] = { 6, 3, 2.9 };
-    ck_assert_int_eq(cacore_trial_judge(t5, 1, peer, 0.1, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(t5, 1, peer, 0.1, 1, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+}
+END_TEST
+
+/* Short calls (at least CACORE_TRIAL_RANK_TEST_CALLS per variant): each variant's time is the
+ * slowest rank's median of its own calls (cacore_trial_rank_medians, then the maximum over ranks);
+ * besides the margin, a rank test of the fastest variant's calls against the previous module's;
+ * ties to the previous module. The arrays are the lab's 1 KiB trials on 16 ranks of the
+ * thirty-first session (agreed per-call times, 16 calls each of plan, previous, alternative, peer,
+ * as verbose 10 printed them). */
+START_TEST(judge_short_calls)
+{
+    cacore_trial_result_t r;
+    char err[256];
+    const int both = CACORE_TRIAL_WITH_ALTERNATIVE | CACORE_TRIAL_WITH_PEER;
+    ck_assert_int_eq(cacore_trial_short(CACORE_TRIAL_RANK_TEST_CALLS), 1);
+    ck_assert_int_eq(cacore_trial_short(CACORE_TRIAL_RANK_TEST_CALLS - 1), 0);
+    ck_assert_int_eq(cacore_trial_short(3), 0);
+    /* cloud-16 allreduce: han's two levels (the peer) 2.42 ms against tuned's 2.56 ms by the
+     * median of each call's slowest rank, 5.5 % (more than the margin), but the calls overlap
+     * (z 0.39): the previous module (under the three-call rule the peer kept the class and ran
+     * 2.22 ms a call against tuned's 1.87 ms in the timed runs). */
+    const double ar[] = { 0.0527, 0.00425, 0.00389, 0.00358, 0.00382, 0.00389, 0.00378, 0.0037,
+                          0.00345, 0.00354, 0.00325, 0.00431, 0.00403, 0.00357, 0.00333, 0.00417,
+                          0.00315, 0.0029, 0.00268, 0.00256, 0.00223, 0.00197, 0.00248, 0.00274,
+                          0.00234, 0.00191, 0.00273, 0.00321, 0.00218, 0.00218, 0.00259, 0.00264,
+                          0.00764, 0.00335, 0.00268, 0.00291, 0.00278, 0.0023, 0.00272, 0.00298,
+                          0.00249, 0.003, 0.00358, 0.00239, 0.00322, 0.00247, 0.00291, 0.00372,
+                          0.0026, 0.00241, 0.00244, 0.00276, 0.00296, 0.00242, 0.00199, 0.00239,
+                          0.00217, 0.00259, 0.00267, 0.00237, 0.00256, 0.00207, 0.00227, 0.00261 };
+    double med[4];
+    ck_assert_int_eq(cacore_trial_rank_medians(ar, 16, both, med, err, sizeof err), CACORE_OK);
+    ck_assert(med[0] == 0.00378 && med[1] == 0.00256 && med[2] == 0.00291 && med[3] == 0.00242);
+    ck_assert_int_eq(cacore_trial_judge(ar, 16, both, 0.05, 0, med, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+    ck_assert(r.peer_s == 0.00242 && r.previous_s == 0.00256 && r.peer_s <= r.previous_s * 0.95);
+    ck_assert(r.rank_z > 0.2 && r.rank_z < 0.6);
+    /* The same calls, but the slowest rank's own median of tuned's calls well below the peer's
+     * (what each rank sees call after call; the thirty-second session's cloud-16 run: tuned 1.71
+     * against the peer's 2.18 ms in the timed runs): the previous module, whatever the rank test
+     * of the per-call times says. */
+    const double tuned_faster[] = { 0.0041, 0.0017, 0.0030, 0.0022 };
+    ck_assert_int_eq(cacore_trial_judge(ar, 16, both, 0.05, 0, tuned_faster, &r, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+    ck_assert(r.previous_s == 0.0017 && r.peer_s == 0.0022);
+    /* uniform-8 bcast: the model's plan 0.911 ms against tuned's 0.908 ms, a tie, which used to
+     * keep the model's plan (then 0.90 ms a call against tuned's 0.69 ms): the previous module. */
+    const double bc[] = { 0.00235, 0.00202, 0.00135, 0.000784, 0.000973, 0.000955, 0.000817,
+                          0.000911, 0.000826, 0.00108, 0.000867, 0.00123, 0.000843, 0.000861,
+                          0.000948, 0.000839, 0.000965, 0.00101, 0.000566, 0.00137, 0.000676,
+                          0.000562, 0.000837, 0.000766, 0.00201, 0.0011, 0.000633, 0.00126,
+                          0.000713, 0.000908, 0.00103, 0.00102, 0.00111, 0.00099, 0.000951,
+                          0.00104, 0.00154, 0.0012, 0.00125, 0.00178, 0.000904, 0.00106, 0.00143,
+                          0.0012, 0.00139, 0.000929, 0.00119, 0.00111, 0.00172, 0.00125, 0.00116,
+                          0.00104, 0.000731, 0.000783, 0.00081, 0.000926, 0.00059, 0.00101,
+                          0.000934, 0.000945, 0.00125, 0.00113, 0.000909, 0.000487 };
+    ck_assert_int_eq(cacore_trial_rank_medians(bc, 16, both, med, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(bc, 16, both, 0.05, 1, med, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+    ck_assert(r.rank_z < 0.0);
+    /* cloud-16 reduce: the plan 1.39 ms against tuned's binary tree 2.0 ms, faster by the medians
+     * and by the rank test (z 1.74): the plan. */
+    const double rd[] = { 0.0388, 7.75e-05, 0.00367, 0.000952, 0.00239, 0.00135, 0.00165, 0.00109,
+                          0.00198, 0.00134, 0.0019, 0.00135, 0.00139, 0.000693, 0.00235, 0.00205,
+                          0.00631, 0.00247, 0.00279, 0.00233, 0.002, 0.00125, 0.00133, 0.00165,
+                          0.00187, 0.00238, 0.00313, 0.00202, 0.00202, 0.002, 0.00178, 0.00181,
+                          0.00134, 0.00159, 0.002, 0.00157, 0.00115, 0.00124, 0.000973, 0.00148,
+                          0.00154, 0.00145, 0.000871, 0.00193, 0.000886, 0.002, 0.00177, 0.0017,
+                          0.00115, 0.00205, 0.00213, 0.00172, 0.00197, 0.00203, 0.00159, 0.000785,
+                          0.00157, 0.00115, 0.000942, 0.00128, 0.00176, 0.00177, 0.0014, 0.00211 };
+    ck_assert_int_eq(cacore_trial_rank_medians(rd, 16, both, med, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(rd, 16, both, 0.05, 1, med, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    ck_assert(r.plan_s == 0.00139 && r.previous_s == 0.002);
+    ck_assert(r.rank_z > 1.645 && r.rank_z < 1.9);
+    /* Six calls each: the plan's median (1) is half the previous module's (2), but two of its
+     * five judged calls take 9: U = 15 of 25 pairs, z 0.52, the previous module. */
+    const double split[] = { 5, 1, 1, 1, 9, 9, 5, 2, 2, 2, 2, 2 };
+    ck_assert_int_eq(cacore_trial_rank_medians(split, 6, 0, med, err, sizeof err), CACORE_OK);
+    ck_assert(med[0] == 1.0 && med[1] == 2.0);
+    ck_assert_int_eq(cacore_trial_judge(split, 6, 0, 0.05, 1, med, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+    ck_assert(fabs(r.rank_z - 2.5 / sqrt(25.0 * 11.0 / 12.0)) < 1e-12);
+    /* Every judged plan call faster: U = 25, z 2.61, the plan. */
+    const double clear[] = { 5, 1, 1, 1, 1, 1, 5, 2, 2, 2, 2, 2 };
+    const double clear_med[] = { 1, 2 };
+    ck_assert_int_eq(cacore_trial_judge(clear, 6, 0, 0.05, 0, clear_med, &r, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    ck_assert(fabs(r.rank_z - 12.5 / sqrt(25.0 * 11.0 / 12.0)) < 1e-12);
+    /* ... unless the slowest rank's own medians put the plan within the margin: a tie, the
+     * previous module. */
+    const double close_med[] = { 1.95, 2 };
+    ck_assert_int_eq(cacore_trial_judge(clear, 6, 0, 0.05, 1, close_med, &r, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+    /* Short calls need one median per variant, other calls none; medians must be finite >= 0. */
+    ck_assert_int_eq(cacore_trial_judge(clear, 6, 0, 0.05, 0, NULL, &r, err, sizeof err),
+                     CACORE_ERR_ARG);
+    ck_assert_ptr_nonnull(strstr(err, "short calls need one per variant"));
+    const double bad_med[] = { 1, NAN };
+    ck_assert_int_eq(cacore_trial_judge(clear, 6, 0, 0.05, 0, bad_med, &r, err, sizeof err),
+                     CACORE_ERR_ARG);
+    /* Five calls each: not short, the margin alone (as with three), no rank test; the split plan
+     * wins or loses by its median of each call's slowest rank. */
+    const double five[] = { 5, 1, 1, 9, 9, 5, 2, 2, 2, 2 };
+    ck_assert_int_eq(cacore_trial_judge(five, 5, 0, 0.05, 0, clear_med, &r, err, sizeof err),
+                     CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(five, 5, 0, 0.05, 0, NULL, &r, err, sizeof err), CACORE_OK);
+    ck_assert(r.plan_s == 5.0 && r.previous_s == 2.0);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+    const double five2[] = { 5, 1, 1, 1, 9, 5, 2, 2, 2, 2 };
+    ck_assert_int_eq(cacore_trial_judge(five2, 5, 0, 0.05, 0, NULL, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    ck_assert(r.rank_z == 0.0);
 }
 END_TEST
 
@@ -232,7 +347,7 @@ START_TEST(cut_a_variant_losing_by_far)
     /* A cut variant's calls all carry its first call's time (coll_cloudaware_trial.c): its
      * median is that time, and it loses. 2 calls per variant: plan 2.92 2.5, previous cut. */
     const double cut[] = { 2.92, 2.5, 17.2, 17.2 };
-    ck_assert_int_eq(cacore_trial_judge(cut, 2, 0, 0.05, 1, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_trial_judge(cut, 2, 0, 0.05, 1, NULL, &r, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
     ck_assert(r.previous_s == 17.2);
 }
@@ -246,14 +361,14 @@ START_TEST(judge_refuses_bad_input)
     const double nan[] = { 1, 0.0 / 0.0 };
     const double ok[] = { 1, 2 };
 
-    ck_assert_int_eq(cacore_trial_judge(neg, 1, 0, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(neg, 1, 0, 0.1, 0, NULL, &r, err, sizeof err), CACORE_ERR_ARG);
     ck_assert_ptr_nonnull(strstr(err, "time of call 1"));
-    ck_assert_int_eq(cacore_trial_judge(nan, 1, 0, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(ok, 1, 0, 1.0, 0, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(ok, 0, 0, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(NULL, 1, 0, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(ok, 1, 4, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
-    ck_assert_int_eq(cacore_trial_judge(ok, 1, -1, 0.1, 0, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(nan, 1, 0, 0.1, 0, NULL, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 1, 0, 1.0, 0, NULL, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 0, 0, 0.1, 0, NULL, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(NULL, 1, 0, 0.1, 0, NULL, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 1, 4, 0.1, 0, NULL, &r, err, sizeof err), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_judge(ok, 1, -1, 0.1, 0, NULL, &r, err, sizeof err), CACORE_ERR_ARG);
 }
 END_TEST
 
@@ -280,10 +395,10 @@ START_TEST(book_round_trips)
     cacore_trial_key_t k3 = key(CACORE_COLL_BCAST, 0, 20, "tree (CMPI Alg. 4) | ring over ranks");
     cacore_trial_key_t k4 = key(CACORE_COLL_ALLREDUCE, -1, 16,
                                 "cool node=binomial group=flat top=flat | peer tuned rabenseifner");
-    cacore_trial_result_t r1 = { CACORE_TRIAL_PREVIOUS, 0.25, 0.125, 0.0, 0.0 };
-    cacore_trial_result_t r2 = { CACORE_TRIAL_PLAN, 1e-4, 3e-4, 0.0, 0.0 };
-    cacore_trial_result_t r3 = { CACORE_TRIAL_ALTERNATIVE, 0.5, 0.75, 0.25, 0.0 };
-    cacore_trial_result_t r4 = { CACORE_TRIAL_PEER, 0.076, 0.128, 0.0, 0.042 };
+    cacore_trial_result_t r1 = { CACORE_TRIAL_PREVIOUS, 0.25, 0.125, 0.0, 0.0, 0.0 };
+    cacore_trial_result_t r2 = { CACORE_TRIAL_PLAN, 1e-4, 3e-4, 0.0, 0.0, 0.0 };
+    cacore_trial_result_t r3 = { CACORE_TRIAL_ALTERNATIVE, 0.5, 0.75, 0.25, 0.0, 0.0 };
+    cacore_trial_result_t r4 = { CACORE_TRIAL_PEER, 0.076, 0.128, 0.0, 0.042, 0.0 };
     char *text = NULL, err[256], name[CACORE_CACHE_NAME_MAX];
     size_t len = 0;
 
@@ -296,7 +411,7 @@ START_TEST(book_round_trips)
     ck_assert_int_eq(cacore_trial_book_set(b, &k4, &r4, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_trial_book_format(b, &text, &len, err, sizeof err), CACORE_OK);
     ck_assert_uint_eq(len, strlen(text));
-    ck_assert_ptr_nonnull(strstr(text, "cloudaware-trials 3\n"));
+    ck_assert_ptr_nonnull(strstr(text, "cloudaware-trials 4\n"));
     ck_assert_ptr_nonnull(strstr(text, "\ntrial 0123456789abcdef gather 0 18 16 previous 0.25 "
                                        "0.125 0 0 cool node=binomial group=flat top=flat\n"));
     ck_assert_ptr_nonnull(strstr(text, "\ntrial 0123456789abcdef bcast 0 20 18 alternative 0.5 "
@@ -333,7 +448,7 @@ START_TEST(book_round_trips)
     ck_assert_int_eq(cacore_trial_book_set(back, &k1, &r1, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_trial_book_find(back, &k1).outcome, CACORE_TRIAL_PLAN);
     /* Unknown outcomes and descriptions a line cannot hold are not stored. */
-    cacore_trial_result_t unknown = { CACORE_TRIAL_UNKNOWN, 1, 1, 0, 0 };
+    cacore_trial_result_t unknown = { CACORE_TRIAL_UNKNOWN, 1, 1, 0, 0, 0 };
     ck_assert_int_eq(cacore_trial_book_set(back, &k2, &unknown, err, sizeof err),
                      CACORE_ERR_ARG);
     other.plan = "two\nlines";
@@ -353,27 +468,28 @@ START_TEST(bad_books_are_refused)
     } cases[] = {
         { "cloudaware-trials 1\nend\n", "version '1' is not supported" },
         { "cloudaware-trials 2\nend\n", "version '2' is not supported" },
+        { "cloudaware-trials 3\nend\n", "version '3' is not supported" },
         { "cloudaware-matrix 1\nend\n", "not a trial book" },
-        { "cloudaware-trials 3\n", "expected \"end\"" },
-        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 18 16 previous 1 2 0 0\nend\n",
+        { "cloudaware-trials 4\n", "expected \"end\"" },
+        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 18 16 previous 1 2 0 0\nend\n",
           "expected \"trial LAYOUT" },
-        { "cloudaware-trials 3\ntrial 0123 gather 0 18 16 previous 1 2 0 0 flat\nend\n",
+        { "cloudaware-trials 4\ntrial 0123 gather 0 18 16 previous 1 2 0 0 flat\nend\n",
           "16 hex digits" },
-        { "cloudaware-trials 3\ntrial 0123456789abcdef scan 0 18 16 previous 1 2 0 0 flat\nend\n",
+        { "cloudaware-trials 4\ntrial 0123456789abcdef scan 0 18 16 previous 1 2 0 0 flat\nend\n",
           "unknown collective" },
-        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 64 16 previous 1 2 0 0 flat\nend\n",
+        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 64 16 previous 1 2 0 0 flat\nend\n",
           "bytes class" },
-        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 18 16 maybe 1 2 0 0 flat\nend\n",
+        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 18 16 maybe 1 2 0 0 flat\nend\n",
           "not plan, previous, alternative or peer" },
-        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 18 16 unknown 1 2 0 0 flat\nend\n",
+        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 18 16 unknown 1 2 0 0 flat\nend\n",
           "not plan, previous, alternative or peer" },
-        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 18 16 plan -1 2 0 0 flat\nend\n",
+        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 18 16 plan -1 2 0 0 flat\nend\n",
           "not finite >= 0" },
-        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 0 nan flat\nend\n",
+        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 0 nan flat\nend\n",
           "not finite >= 0" },
-        { "cloudaware-trials 3\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 0 0 a #b\nend\n",
+        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 0 0 a #b\nend\n",
           "cannot contain '#'" },
-        { "cloudaware-trials 3\nend\ntrial\n", "text after \"end\"" },
+        { "cloudaware-trials 4\nend\ntrial\n", "text after \"end\"" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cacore_trial_book_t *b = (cacore_trial_book_t *) 0x1;
@@ -396,6 +512,7 @@ int main(void)
     tcase_add_test(tc, judge_medians_and_margin);
     tcase_add_test(tc, judge_three_variants);
     tcase_add_test(tc, judge_with_the_peer);
+    tcase_add_test(tc, judge_short_calls);
     tcase_add_test(tc, judge_refuses_bad_input);
     tcase_add_test(tc, calls_by_predicted_time);
     tcase_add_test(tc, cut_a_variant_losing_by_far);

@@ -7,6 +7,7 @@
  */
 #include "ompi_config.h"
 
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -146,7 +147,7 @@ static cacore_trial_key_t book_key(mca_coll_cloudaware_module_t *m,
 static cacore_trial_result_t stored(mca_coll_cloudaware_module_t *m,
                                     const mca_coll_cloudaware_trial_t *t)
 {
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0 };
     cacore_trial_book_t *book = NULL;
     char why[768], desc[1024];
     cacore_trial_key_t k;
@@ -199,7 +200,7 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
                          mca_coll_cloudaware_trial_t *t)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0 };
     char also[1024];
     int outcome, rc;
 
@@ -354,11 +355,14 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     mca_coll_cloudaware_trial_t *t = m->trial_now;
-    double agreed[CACORE_TRIAL_MAX_VARIANTS * CLOUDAWARE_TRIAL_MAX_CALLS], t0, t_store;
+    /* every call's time, then (short calls) this rank's median of each variant */
+    double mine[CACORE_TRIAL_MAX_VARIANTS * (CLOUDAWARE_TRIAL_MAX_CALLS + 1)],
+        agreed[CACORE_TRIAL_MAX_VARIANTS * (CLOUDAWARE_TRIAL_MAX_CALLS + 1)], t0, t_store;
     cacore_trial_result_t r;
     char err[256], plan_times[256], prev_times[256], alt_times[256], peer_times[256], alt[1024],
-        peer[1024], cut[160];
-    int n, rc, v;
+        peer[1024], cut[160], rank[192];
+    int n, rc, v, nagree;
+    bool short_calls;
 
     if (--m->trial_depth > 0 || NULL == t) {
         return;
@@ -374,10 +378,23 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
     if (!cacore_trial_over(t->calls, n, t->with)) {
         return;
     }
-    /* The agreement: the slowest rank's time of every call, on every rank. */
+    /* The agreement: the slowest rank's time of every call and, for short calls, the slowest
+     * rank's median of each variant, on every rank. */
+    short_calls = cacore_trial_short(n);
+    nagree = v * n;
+    memcpy(mine, t->times, sizeof(double) * (size_t) nagree);
+    if (short_calls && CACORE_OK != cacore_trial_rank_medians(t->times, n, t->with,
+                                                              mine + nagree, err, sizeof(err))) {
+        /* Cannot happen (clock differences); if it did, an infinite median makes every rank's
+         * judgement fail alike, and the cost model's choice stays everywhere. */
+        for (int i = 0; i < v; i++) {
+            mine[nagree + i] = HUGE_VAL;
+        }
+    }
+    nagree += short_calls ? v : 0;
     t0 = now();
     m->trial_depth++;   /* calls the previous allreduce makes to us are not trial calls */
-    rc = m->previous.allreduce(t->times, agreed, v * n, MPI_DOUBLE, MPI_MAX, comm,
+    rc = m->previous.allreduce(mine, agreed, nagree, MPI_DOUBLE, MPI_MAX, comm,
                                m->previous.allreduce_module);
     m->trial_depth--;
     t0 = now() - t0;
@@ -390,7 +407,8 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
         return;
     }
     if (CACORE_OK != cacore_trial_judge(agreed, n, t->with, c->trial_margin, t->model_chose_plan,
-                                        &r, err, sizeof(err))) {
+                                        short_calls ? agreed + v * n : NULL, &r, err,
+                                        sizeof(err))) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
                             "coll:cloudaware: trial of %s: %s; the cost model's choice stays",
                             cacore_coll_name(t->coll), err);
@@ -420,14 +438,20 @@ void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
                  cacore_plan_describe(t->peer), peer_times, r.peer_s);
     }
     list_cut(t, cut, sizeof(cut));
+    rank[0] = '\0';
+    if (short_calls) {
+        snprintf(rank, sizeof(rank), "; short calls: medians are the slowest rank's of its own "
+                 "calls; rank test of the fastest against the previous module: z %.2f, leaving it "
+                 "needs 1.645", r.rank_z);
+    }
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: %s: %s s "
                         "(median %.3g s); previous module: %s s (median %.3g s)%s%s; outcome: %s "
-                        "(coll_cloudaware_trial_margin %g%s; overhead: start %.3g s, "
+                        "(coll_cloudaware_trial_margin %g%s%s; overhead: start %.3g s, "
                         "agreement %.3g s, cut checks %.3g s, trial book %.3g s)",
                         cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
                         comm->c_name, cacore_plan_describe(t->plan), plan_times, r.plan_s,
                         prev_times, r.previous_s, alt, peer, outcome_name(r.outcome),
-                        c->trial_margin, cut,
+                        c->trial_margin, rank, cut,
                         t->learn_s, t0, t->cut_s, t_store);
 }

@@ -22,6 +22,7 @@
 #include "trial.hpp"
 #include "file_text.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -1003,24 +1004,50 @@ int cacore_trial_over(int k, int calls_per_variant, int with)
 }
 
 cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int with,
-                                   double margin, int model_chose_plan, cacore_trial_result_t *out,
-                                   char *err, size_t errlen)
+                                   double margin, int model_chose_plan, const double *slowest,
+                                   cacore_trial_result_t *out, char *err, size_t errlen)
 {
     return guard(err, errlen, [&] {
         if (times == nullptr || out == nullptr || calls_per_variant < 1 ||
             !cacore::trial_with_ok(with)) {
             cacore::fail_arg("cacore_trial_judge: NULL argument, no calls or unknown variants");
         }
-        const int variants = cacore::trial_variant_count(with);
-        const std::vector<double> t(times, times + static_cast<size_t>(variants) *
-                                                        static_cast<size_t>(calls_per_variant));
+        const size_t variants = static_cast<size_t>(cacore::trial_variant_count(with));
+        const std::vector<double> t(times,
+                                    times + variants * static_cast<size_t>(calls_per_variant));
+        const std::vector<double> sl = slowest != nullptr
+                                           ? std::vector<double>(slowest, slowest + variants)
+                                           : std::vector<double>();
         const cacore::TrialResult r = cacore::trial_judge(t, calls_per_variant, with, margin,
-                                                              model_chose_plan != 0);
+                                                              model_chose_plan != 0, sl);
         out->outcome = r.outcome;
         out->plan_s = r.plan_s;
         out->previous_s = r.previous_s;
         out->alternative_s = r.alternative_s;
         out->peer_s = r.peer_s;
+        out->rank_z = r.rank_z;
+    });
+}
+
+int cacore_trial_short(int calls_per_variant)
+{
+    return cacore::trial_short(calls_per_variant) ? 1 : 0;
+}
+
+cacore_status_t cacore_trial_rank_medians(const double *times, int calls_per_variant, int with,
+                                          double *out, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (times == nullptr || out == nullptr || calls_per_variant < 1 ||
+            !cacore::trial_with_ok(with)) {
+            cacore::fail_arg(
+                "cacore_trial_rank_medians: NULL argument, no calls or unknown variants");
+        }
+        const size_t variants = static_cast<size_t>(cacore::trial_variant_count(with));
+        const std::vector<double> m = cacore::trial_rank_medians(
+            std::vector<double>(times, times + variants * static_cast<size_t>(calls_per_variant)),
+            calls_per_variant, with);
+        std::copy(m.begin(), m.end(), out);
     });
 }
 
@@ -1059,7 +1086,7 @@ cacore_status_t cacore_trial_book_read_file(const char *path, cacore_trial_book_
 cacore_trial_result_t cacore_trial_book_find(const cacore_trial_book_t *b,
                                              const cacore_trial_key_t *key)
 {
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0 };
     if (b != nullptr && key != nullptr && key->plan != nullptr) {
         try {
             const cacore::TrialResult t = b->b.find(trial_key(key));

@@ -471,12 +471,17 @@ typedef enum {
 #define CACORE_TRIAL_WITH_ALTERNATIVE 1
 #define CACORE_TRIAL_WITH_PEER 2
 #define CACORE_TRIAL_MAX_VARIANTS 4
+/* Calls per variant from which a trial is of short calls (cacore_trial_short). */
+#define CACORE_TRIAL_RANK_TEST_CALLS 6
 typedef struct {
     cacore_trial_t outcome;
-    double plan_s;          /* median of the plan's agreed call times after its first */
+    double plan_s;          /* median of the plan's agreed call times after its first (short
+                             * calls: the slowest rank's median of its own, cacore_trial_judge) */
     double previous_s;      /* median of the previous module's after its first */
     double alternative_s;   /* median of the alternative's after its first; 0: none took part */
     double peer_s;          /* median of the peer's after its first; 0: none took part */
+    double rank_z;          /* short calls' rank test: z of the fastest variant against the
+                             * previous module; 0: no rank test (cacore_trial_judge) */
 } cacore_trial_result_t;
 /* The number of variants (2 to CACORE_TRIAL_MAX_VARIANTS) of a trial with the extra variants
  * `with` (CACORE_TRIAL_WITH_*); 0 for an unknown bit. */
@@ -514,11 +519,25 @@ int cacore_trial_cut(const double *first_s, int n, double cut);
  * above; in between (a tie within the noise the margin allows) the cost model's own decision
  * stands when the model's plan is itself within the margin: the fastest variant when
  * model_chose_plan, else the previous module; a plan more than margin slower leaves the tie to the
- * previous module. CACORE_ERR_ARG on a time that is not finite >= 0, an unknown bit in with or a
- * margin outside [0, 1). */
+ * previous module. Short calls (cacore_trial_short): a variant's time is slowest[i] (for the i-th
+ * variant in the order they run: the maximum over ranks of cacore_trial_rank_medians) instead,
+ * the fastest also needs a one-sided Mann-Whitney rank test of its calls against the previous
+ * module's at the 5 % level (out->rank_z >= 1.645), and a tie keeps the previous module
+ * (core/trial.hpp says why); slowest is NULL for other calls. CACORE_ERR_ARG on a time that is
+ * not finite >= 0, slowest given or missing wrongly, an unknown bit in with or a margin outside
+ * [0, 1). */
 cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, int with,
-                                   double margin, int model_chose_plan, cacore_trial_result_t *out,
-                                   char *err, size_t errlen);
+                                   double margin, int model_chose_plan, const double *slowest,
+                                   cacore_trial_result_t *out, char *err, size_t errlen);
+/* 1 when a trial of calls_per_variant calls per variant is of short calls (at least
+ * CACORE_TRIAL_RANK_TEST_CALLS; only calls shorter than coll_cloudaware_trial_time run that many
+ * by default), judged by each rank's medians and a rank test (cacore_trial_judge). */
+int cacore_trial_short(int calls_per_variant);
+/* This rank's median of each variant's calls after its first, from its own times (in call order),
+ * into out[0 .. cacore_trial_variant_count(with)) in the order the variants run; what the ranks
+ * agree on (MPI_MAX) for a short trial. CACORE_ERR_ARG on a time that is not finite >= 0. */
+cacore_status_t cacore_trial_rank_medians(const double *times, int calls_per_variant, int with,
+                                          double *out, char *err, size_t errlen);
 /* The key of a communicator's layout (size, node of each rank) under which outcomes are kept. */
 uint64_t cacore_trial_layout_key(int nranks, const int *rank_node);
 

@@ -19,7 +19,7 @@ namespace cacore {
 namespace {
 
 constexpr std::string_view kMagic = "cloudaware-trials";
-constexpr int kVersion = 3;
+constexpr int kVersion = 4;
 
 int parse_int(const LineReader &rd, std::string_view tok, int lo, int hi, const char *what)
 {
@@ -104,24 +104,16 @@ bool trial_cut(const std::vector<double> &first_s, double cut)
     return first_s.back() > cut * fastest;
 }
 
-TrialResult trial_judge(const std::vector<double> &times, int calls, int with, double margin,
-                        bool model_chose_plan)
+namespace {
+
+// Each variant's judged calls of `times` (its first left out when it has more, trial.hpp).
+void judged_calls(const std::vector<double> &times, int calls, int with,
+                  std::vector<double> (&of)[4])
 {
-    const int variants = trial_variant_count(with);
-    if (calls < 1 || times.size() != static_cast<size_t>(variants) * static_cast<size_t>(calls)) {
-        fail_arg("trial_judge: " + std::to_string(times.size()) + " times for " +
-                 std::to_string(calls) + " calls of " + std::to_string(variants) + " variants");
-    }
-    if (!(margin >= 0.0 && margin < 1.0)) {
-        fail_arg("trial_judge: margin must be in [0, 1)");
-    }
-    // A variant's first call, in whatever order trial_variant runs them, is left out when it has
-    // more (trial.hpp).
-    std::vector<double> of[4];
     bool seen[4] = {};
     for (size_t k = 0; k < times.size(); ++k) {
         if (!std::isfinite(times[k]) || times[k] < 0.0) {
-            fail_arg("trial_judge: time of call " + std::to_string(k) + " is not finite >= 0");
+            fail_arg("trial: time of call " + std::to_string(k) + " is not finite >= 0");
         }
         const int v = trial_variant(static_cast<int>(k), calls, with);
         if (calls > 1 && !seen[v]) {
@@ -130,12 +122,62 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int with, d
         }
         of[v].push_back(times[k]);
     }
+}
+
+void check_times(const std::vector<double> &times, int calls, int with, const char *who)
+{
+    const int variants = trial_variant_count(with);
+    if (calls < 1 || times.size() != static_cast<size_t>(variants) * static_cast<size_t>(calls)) {
+        fail_arg(std::string(who) + ": " + std::to_string(times.size()) + " times for " +
+                 std::to_string(calls) + " calls of " + std::to_string(variants) + " variants");
+    }
+}
+
+}  // namespace
+
+bool trial_short(int calls) { return calls >= kTrialRankTestCalls; }
+
+std::vector<double> trial_rank_medians(const std::vector<double> &times, int calls, int with)
+{
+    check_times(times, calls, with, "trial_rank_medians");
+    std::vector<double> of[4];
+    judged_calls(times, calls, with, of);
+    std::vector<double> out;
+    for (int i = 0; i < trial_variant_count(with); ++i) {
+        out.push_back(median(of[trial_variant(i * calls, calls, with)]));
+    }
+    return out;
+}
+
+TrialResult trial_judge(const std::vector<double> &times, int calls, int with, double margin,
+                        bool model_chose_plan, const std::vector<double> &slowest)
+{
+    check_times(times, calls, with, "trial_judge");
+    if (!(margin >= 0.0 && margin < 1.0)) {
+        fail_arg("trial_judge: margin must be in [0, 1)");
+    }
+    const bool short_calls = trial_short(calls);
+    const size_t variants = static_cast<size_t>(trial_variant_count(with));
+    if (short_calls != !slowest.empty() || (short_calls && slowest.size() != variants)) {
+        fail_arg("trial_judge: " + std::to_string(slowest.size()) + " slowest ranks' medians for " +
+                 std::to_string(calls) + " calls of " + std::to_string(variants) +
+                 " variants (short calls need one per variant, others none)");
+    }
+    std::vector<double> of[4];
+    judged_calls(times, calls, with, of);
+    double med[4] = {};
+    for (size_t i = 0; i < variants; ++i) {
+        const int v = trial_variant(static_cast<int>(i) * calls, calls, with);
+        if (short_calls && !(std::isfinite(slowest[i]) && slowest[i] >= 0.0)) {
+            fail_arg("trial_judge: a slowest rank's median is not finite >= 0");
+        }
+        med[v] = short_calls ? slowest[i] : median(of[v]);
+    }
     TrialResult r;
-    r.plan_s = median(of[CACORE_TRIAL_RUN_PLAN]);
-    r.previous_s = median(of[CACORE_TRIAL_RUN_PREVIOUS]);
-    const auto &alt = of[CACORE_TRIAL_RUN_ALTERNATIVE], &peer = of[CACORE_TRIAL_RUN_PEER];
-    r.alternative_s = median(alt);   // 0: none tried
-    r.peer_s = median(peer);
+    r.plan_s = med[CACORE_TRIAL_RUN_PLAN];
+    r.previous_s = med[CACORE_TRIAL_RUN_PREVIOUS];
+    r.alternative_s = med[CACORE_TRIAL_RUN_ALTERNATIVE];   // 0: none tried
+    r.peer_s = med[CACORE_TRIAL_RUN_PEER];
     // The fastest of the plan, the alternative and the peer; the earlier one on equal medians.
     cacore_trial_t fastest = CACORE_TRIAL_PLAN;
     double best = r.plan_s;
@@ -151,10 +193,39 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int with, d
     // that the model's own plan is part of, which keeps what the cost model decided (a noisy tie
     // is no reason to overturn it either way). When the model's plan lost clearly, the model was
     // wrong here, and another variant merely tying the previous module is no reason to leave it.
+    // Short calls (enough of them for a rank test, trial.hpp): clearly also means that the rank
+    // test finds the fastest variant's calls faster, and a tie stays with the previous module.
     const bool clearly = best <= r.previous_s * (1.0 - margin);
     const bool plan_ties = r.plan_s <= r.previous_s * (1.0 + margin);
+    if (short_calls) {
+        const auto &won = of[fastest == CACORE_TRIAL_PLAN          ? CACORE_TRIAL_RUN_PLAN
+                             : fastest == CACORE_TRIAL_ALTERNATIVE ? CACORE_TRIAL_RUN_ALTERNATIVE
+                                                                   : CACORE_TRIAL_RUN_PEER];
+        r.rank_z = rank_test_z(won, of[CACORE_TRIAL_RUN_PREVIOUS]);
+        r.outcome = clearly && r.rank_z >= kTrialRankTestZ ? fastest : CACORE_TRIAL_PREVIOUS;
+        return r;
+    }
     r.outcome = clearly || (model_chose_plan && plan_ties) ? fastest : CACORE_TRIAL_PREVIOUS;
     return r;
+}
+
+double rank_test_z(const std::vector<double> &a, const std::vector<double> &b)
+{
+    const size_t n1 = a.size(), n2 = b.size();
+    if (n1 == 0 || n2 == 0) {
+        return 0.0;
+    }
+    // U = the pairs (x of a, y of b) with x < y, ties counting one half; under "no difference" its
+    // mean is n1 n2 / 2 and its variance n1 n2 (n1 + n2 + 1) / 12 (ties make it slightly smaller;
+    // not corrected, which errs toward the previous module).
+    double u = 0.0;
+    for (double x : a) {
+        for (double y : b) {
+            u += x < y ? 1.0 : x == y ? 0.5 : 0.0;
+        }
+    }
+    const double m1 = static_cast<double>(n1), m2 = static_cast<double>(n2);
+    return (u - m1 * m2 / 2.0) / std::sqrt(m1 * m2 * (m1 + m2 + 1.0) / 12.0);
 }
 
 uint64_t trial_layout_key(int nranks, const int *rank_node)
