@@ -957,6 +957,19 @@ int outcome_int(const cacore_trial_t &o)
     return v;
 }
 
+// A trial's call times as the C API passes them (variant count x calls_per_variant doubles);
+// throws Error(CACORE_ERR_ARG) naming `who` on a NULL pointer (times, or the output when
+// out_given is false), no calls or an unknown variant bit.
+std::vector<double> trial_times(const char *who, const double *times, int calls_per_variant,
+                                int with, bool out_given)
+{
+    if (times == nullptr || !out_given || calls_per_variant < 1 || !cacore::trial_with_ok(with)) {
+        cacore::fail_arg(std::string(who) + ": NULL argument, no calls or unknown variants");
+    }
+    const size_t variants = static_cast<size_t>(cacore::trial_variant_count(with));
+    return std::vector<double>(times, times + variants * static_cast<size_t>(calls_per_variant));
+}
+
 }  // namespace
 
 extern "C" {
@@ -1008,13 +1021,9 @@ cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, i
                                    cacore_trial_result_t *out, char *err, size_t errlen)
 {
     return guard(err, errlen, [&] {
-        if (times == nullptr || out == nullptr || calls_per_variant < 1 ||
-            !cacore::trial_with_ok(with)) {
-            cacore::fail_arg("cacore_trial_judge: NULL argument, no calls or unknown variants");
-        }
+        const std::vector<double> t =
+            trial_times("cacore_trial_judge", times, calls_per_variant, with, out != nullptr);
         const size_t variants = static_cast<size_t>(cacore::trial_variant_count(with));
-        const std::vector<double> t(times,
-                                    times + variants * static_cast<size_t>(calls_per_variant));
         const std::vector<double> sl = slowest != nullptr
                                            ? std::vector<double>(slowest, slowest + variants)
                                            : std::vector<double>();
@@ -1038,14 +1047,9 @@ cacore_status_t cacore_trial_rank_medians(const double *times, int calls_per_var
                                           double *out, char *err, size_t errlen)
 {
     return guard(err, errlen, [&] {
-        if (times == nullptr || out == nullptr || calls_per_variant < 1 ||
-            !cacore::trial_with_ok(with)) {
-            cacore::fail_arg(
-                "cacore_trial_rank_medians: NULL argument, no calls or unknown variants");
-        }
-        const size_t variants = static_cast<size_t>(cacore::trial_variant_count(with));
         const std::vector<double> m = cacore::trial_rank_medians(
-            std::vector<double>(times, times + variants * static_cast<size_t>(calls_per_variant)),
+            trial_times("cacore_trial_rank_medians", times, calls_per_variant, with,
+                        out != nullptr),
             calls_per_variant, with);
         std::copy(m.begin(), m.end(), out);
     });
