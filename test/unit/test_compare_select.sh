@@ -13,7 +13,8 @@
 # prediction (the peer's announcement must not pass for the alternative's); and the first decision
 # of an op and size kept when another communicator's follows, and an outcome that names its rank
 # test. And its reading of a timed run's CSV (read_bench_csv): one from a benchmark program older
-# than the cycle time stops compare with one line.
+# than the cycle time stops compare with one line. And which configurations are peers (roles): a
+# *-control one is rated like cloudaware, never a peer. And the ratio's bootstrap interval.
 set -eu
 top=${TOP_SRCDIR:-../..}
 python3 - "$top/contrib/bench/compare" <<'PY'
@@ -117,4 +118,23 @@ with tempfile.TemporaryDirectory() as d:
     msg = err.getvalue()
     assert msg.count("\n") == 1 and "/old/cloudaware-bench wrote no cycle_s column" in msg, msg
 print("compare reads a run's CSV, refuses one without cycle_s in one line: PASS")
+
+# Roles: a control (tuned-control) is rated against the best peer like cloudaware, never a peer.
+assert compare.roles(["cloudaware", "tuned", "han", "tuned-control", "cloudaware-oracle", "adapt"]) \
+    == (["cloudaware", "tuned-control", "cloudaware-oracle"], ["tuned", "han", "adapt"])
+assert compare.roles(["tuned", "han"]) == ([], ["tuned", "han"])
+print("compare rates a control against the peers, not as one: PASS")
+
+# The ratio to the best peer and its bootstrap interval: exact where nothing varies; an interval
+# that holds 1 for two draws of the same spread, and one that excludes it for a column clearly
+# slower; the same times give the same interval; nothing without peers.
+assert compare.ratio_to_best_peer([2.0] * 5, {"tuned": [1.0] * 5, "han": [4.0] * 3}) == (2.0, 2.0, 2.0)
+same = [1.0, 1.3, 0.8, 1.1, 0.9, 1.2, 1.05, 0.95]
+r, lo, hi = compare.ratio_to_best_peer(same, {"tuned": list(reversed(same))})
+assert r == 1.0 and lo < 1.0 < hi, (r, lo, hi)
+r2, lo2, hi2 = compare.ratio_to_best_peer([x * 1.6 for x in same], {"tuned": same, "han": [x * 1.2 for x in same]})
+assert abs(r2 - 1.6) < 1e-12 and lo2 > 1.05 and hi2 >= r2, (r2, lo2, hi2)
+assert compare.ratio_to_best_peer(same, {"tuned": list(reversed(same))}) == (r, lo, hi)
+assert compare.ratio_to_best_peer(same, {}) == ("", "", "")
+print("compare's ratio to the best peer with its bootstrap interval: PASS")
 PY
