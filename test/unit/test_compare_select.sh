@@ -20,6 +20,7 @@ top=${TOP_SRCDIR:-../..}
 python3 - "$top/contrib/bench/compare" <<'PY'
 import sys
 from importlib.machinery import SourceFileLoader
+sys.dont_write_bytecode = True   # loading compare must not leave a __pycache__ in the source tree
 compare = SourceFileLoader("compare", sys.argv[1]).load_module()
 
 def block(proc, comm, mods):
