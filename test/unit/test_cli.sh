@@ -84,6 +84,16 @@ grep -q "^decision: " "$T/d.txt" || fail "decision line"
 printf 'cloudaware-rules 2\nbcast 1 0 model\nbcast 4 512K fallback\nend\n' >"$T/r.conf"
 "$P" plan --matrix "$T/m.txt" --op bcast --size 1MiB --rules "$T/r.conf" --trial plan | grep -q "^decision: previous module (rules file line 3)$" || fail "--rules fallback"
 if "$P" plan --matrix "$T/m.txt" --op bcast --size 1MiB --previous nosuch 2>/dev/null; then fail "--previous nosuch accepted"; fi
+# the benchmark's shipped rules files parse; forward.rules (cloudaware-forward) sends every op of
+# every size to the previous module, whatever the model and the trial say
+for op in bcast reduce allreduce gather scatter allgather; do
+    for size in 1 1K 4M; do
+        "$P" plan --matrix "$T/m.txt" --op $op --size $size --rules "${TOP_SRCDIR:-../..}/contrib/bench/forward.rules" \
+            --trial plan | grep -q "^decision: previous module (rules file line 6)$" || fail "forward.rules: $op $size"
+    done
+done
+"$P" plan --matrix "$T/m.txt" --op bcast --size 1MiB --rules "${TOP_SRCDIR:-../..}/contrib/bench/lab.rules" \
+    | grep -q "^decision: " || fail "lab.rules"
 
 # relay around a bad link (docs/model.md): on cloud-8's configured matrix (host 2 -> host 6 at
 # 8 Mbit/s) the linear scatter from rank 4 (host 2) relays the parts of ranks 12 and 13 (host 6)

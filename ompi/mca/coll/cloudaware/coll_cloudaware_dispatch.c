@@ -61,10 +61,15 @@ static const cacore_plan_t *choose(mca_coll_cloudaware_module_t *m,
         mca_coll_cloudaware_pvars_call(call->coll, NULL != plan);
     }
 
-    opal_output_verbose(CLOUDAWARE_VERBOSE_CALL, mca_coll_cloudaware_component.output,
-                        "coll:cloudaware: %s%s%s of %zu bytes (root %d): %s", form_prefix[how],
-                        cacore_coll_name(call->coll), form_suffix[how], call->bytes,
-                        call->root, plan ? cacore_plan_describe(plan) : "previous module");
+    /* Checked here, not only inside opal_output: every call comes this way, and the arguments
+     * alone would cost a call into the core. */
+    if (OPAL_UNLIKELY(mca_coll_cloudaware_component.verbose >= CLOUDAWARE_VERBOSE_CALL)) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_CALL, mca_coll_cloudaware_component.output,
+                            "coll:cloudaware: %s%s%s of %zu bytes (root %d): %s",
+                            form_prefix[how], cacore_coll_name(call->coll), form_suffix[how],
+                            call->bytes, call->root,
+                            plan ? cacore_plan_describe(plan) : "previous module");
+    }
     return plan;
 }
 
@@ -150,6 +155,20 @@ static int previous_traced(mca_coll_cloudaware_module_t *m, struct ompi_communic
                : m->previous.name##_init(__VA_ARGS__, comm, info, request,                      \
                                           m->previous.name##_init_module))
 
+/* After a blocking call: stops a drift clock and ends a trial call if this call started one
+ * (the common case, neither, costs two loads: every call of the application comes this way, and
+ * with 16 ranks on 2 cores each cache line it touches is a miss; docs/benchmarks.md, thirty-fourth
+ * session). */
+static inline void blocking_end(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm)
+{
+    if (OPAL_LIKELY(NULL == m->drift_now && NULL == m->trial_now)) {
+        m->trial_depth--;   /* what trial_end() does when no trial call runs */
+        return;
+    }
+    mca_coll_cloudaware_drift_end(m, comm);
+    mca_coll_cloudaware_trial_end(m, comm);
+}
+
 /* The three entry points of one collective, all through name##_any(). A blocking call may be a
  * call of a live trial: trial_begin() and trial_end() bracket it (coll_cloudaware_trial.h); a
  * blocking call run as a plan may be timed for drift detection: drift_end() stops its clock
@@ -163,8 +182,7 @@ static int previous_traced(mca_coll_cloudaware_module_t *m, struct ompi_communic
                                                                                                 \
         mca_coll_cloudaware_trial_begin(m);                                                     \
         rc = name##_any(args, comm, CA_RUN_BLOCKING, NULL, NULL, m);                            \
-        mca_coll_cloudaware_drift_end(m, comm);                                                 \
-        mca_coll_cloudaware_trial_end(m, comm);                                                 \
+        blocking_end(m, comm);                                                                  \
         return rc;                                                                              \
     }                                                                                           \
     int mca_coll_cloudaware_planned_i##name(PARAMS, struct ompi_communicator_t *comm,           \

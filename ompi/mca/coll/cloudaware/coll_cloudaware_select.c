@@ -8,6 +8,7 @@
 #include "ompi_config.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,28 +24,36 @@
  * (collective, root, size class) combinations; benchmarks sweeping sizes stay well below it. */
 #define CLOUDAWARE_PLANCACHE_SIZE 64
 
+/* What a call of a decided class reads — the key, the stamp, run and the trial's state (its
+ * first member) — sits in one 64-byte line of the entry, and the cache's clock and last hits in
+ * one line of their own: with 16 ranks on 2 cores every line a call touches is a cache miss after
+ * each context switch (docs/benchmarks.md, thirty-fourth session). */
+#define CLOUDAWARE_LINE 64
 typedef struct {
-    bool used;
+    _Alignas(CLOUDAWARE_LINE) bool used;
+    bool commutative;     /* the previous module's algorithm and the plan's order depend on it */
     cacore_coll_t coll;
     int root;
     int bytes_class;      /* floor(log2(bytes)) */
     int count_class;      /* floor(log2(count)) */
-    bool commutative;     /* the previous module's algorithm and the plan's order depend on it */
+    uint64_t stamp;
     const cacore_plan_t *run;   /* what serves this class: best, alt, peer or NULL (the
                                    previous module) */
+    mca_coll_cloudaware_trial_t trial;   /* coll_cloudaware_trial.c */
     cacore_plan_t *best;        /* the model's best plan (whether it runs or not), or NULL */
     cacore_plan_t *alt;         /* its second plan, which the live trial tries too, or NULL */
     cacore_plan_t *peer;        /* the other default's algorithm, which the live trial tries too,
                                    or NULL */
-    mca_coll_cloudaware_trial_t trial;   /* coll_cloudaware_trial.c */
     mca_coll_cloudaware_drift_t drift;   /* coll_cloudaware_drift.c */
-    uint64_t stamp;
 } plancache_entry_t;
 
 struct mca_coll_cloudaware_plancache_t {
+    _Alignas(CLOUDAWARE_LINE) uint64_t clock;
+    unsigned char last[CACORE_COLL_COUNT];   /* per collective: the entry its last call used */
     plancache_entry_t entries[CLOUDAWARE_PLANCACHE_SIZE];
-    uint64_t clock;
 };
+_Static_assert(offsetof(plancache_entry_t, trial) + sizeof(int) <= CLOUDAWARE_LINE,
+               "a decided call's fields of an entry fit in one cache line");
 
 static int log2_floor(size_t x)
 {
@@ -213,6 +222,13 @@ static void entry_decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t 
     mca_coll_cloudaware_drift_init(&e->drift, call->coll, call->root, e->bytes_class);
 }
 
+static bool entry_is(const plancache_entry_t *e, const mca_coll_cloudaware_call_t *call,
+                     int bclass, int cclass)
+{
+    return e->used && e->coll == call->coll && e->root == call->root && e->bytes_class == bclass
+           && e->count_class == cclass && e->commutative == call->commutative;
+}
+
 const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
                                                 struct ompi_communicator_t *comm,
                                                 const mca_coll_cloudaware_call_t *call)
@@ -234,20 +250,29 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
         return NULL;
     }
     if (NULL == m->plancache) {
-        m->plancache = calloc(1, sizeof(*m->plancache));
-        if (NULL == m->plancache) {
+        void *pc_mem = NULL;
+
+        if (0 != posix_memalign(&pc_mem, CLOUDAWARE_LINE, sizeof(*m->plancache))) {
             return NULL;
         }
+        m->plancache = memset(pc_mem, 0, sizeof(*m->plancache));
     }
     pc = m->plancache;
     bclass = log2_floor(call->bytes);
     cclass = log2_floor(call->count);
+    /* the entry of this collective's last call first: an application repeats its calls */
+    e = &pc->entries[pc->last[call->coll]];
+    if (entry_is(e, call, bclass, cclass)) {
+        if (e->stamp != pc->clock) {
+            e->stamp = ++pc->clock;
+        }
+        goto found;
+    }
     for (int i = 0; i < CLOUDAWARE_PLANCACHE_SIZE; i++) {
         e = &pc->entries[i];
-        if (e->used && e->coll == call->coll && e->root == call->root
-            && e->bytes_class == bclass && e->count_class == cclass
-            && e->commutative == call->commutative) {
+        if (entry_is(e, call, bclass, cclass)) {
             e->stamp = ++pc->clock;
+            pc->last[call->coll] = (unsigned char) i;
             goto found;
         }
         if (NULL == victim || !e->used || (victim->used && e->stamp < victim->stamp)) {
@@ -255,6 +280,7 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
         }
     }
     e = victim;
+    pc->last[call->coll] = (unsigned char) (e - pc->entries);
     e->bytes_class = bclass;
     e->count_class = cclass;
     entry_decide(m, matrix, call, e);

@@ -345,11 +345,6 @@ static void check_cut(mca_coll_cloudaware_module_t *m, struct ompi_communicator_
     }
 }
 
-void mca_coll_cloudaware_trial_begin(mca_coll_cloudaware_module_t *m)
-{
-    m->trial_depth++;
-}
-
 void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
                                    struct ompi_communicator_t *comm)
 {

@@ -80,7 +80,10 @@ void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_
  * a trial call, trial_end() records its time; after the trial's last call it agrees on the times
  * (one allreduce), applies the outcome, reports it at verbose 10 (rank 0) and stores it in the
  * trial book. */
-void mca_coll_cloudaware_trial_begin(mca_coll_cloudaware_module_t *m);
+static inline void mca_coll_cloudaware_trial_begin(mca_coll_cloudaware_module_t *m)
+{
+    m->trial_depth++;
+}
 void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
                                    struct ompi_communicator_t *comm);
 
