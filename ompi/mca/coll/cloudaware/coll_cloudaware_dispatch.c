@@ -155,20 +155,6 @@ static int previous_traced(mca_coll_cloudaware_module_t *m, struct ompi_communic
                : m->previous.name##_init(__VA_ARGS__, comm, info, request,                      \
                                           m->previous.name##_init_module))
 
-/* After a blocking call: stops a drift clock and ends a trial call if this call started one
- * (the common case, neither, costs two loads: every call of the application comes this way, and
- * with 16 ranks on 2 cores each cache line it touches is a miss; docs/benchmarks.md, thirty-fourth
- * session). */
-static inline void blocking_end(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm)
-{
-    if (OPAL_LIKELY(NULL == m->drift_now && NULL == m->trial_now)) {
-        m->trial_depth--;   /* what trial_end() does when no trial call runs */
-        return;
-    }
-    mca_coll_cloudaware_drift_end(m, comm);
-    mca_coll_cloudaware_trial_end(m, comm);
-}
-
 /* The three entry points of one collective, all through name##_any(). A blocking call may be a
  * call of a live trial: trial_begin() and trial_end() bracket it (coll_cloudaware_trial.h); a
  * blocking call run as a plan may be timed for drift detection: drift_end() stops its clock
@@ -182,7 +168,8 @@ static inline void blocking_end(mca_coll_cloudaware_module_t *m, struct ompi_com
                                                                                                 \
         mca_coll_cloudaware_trial_begin(m);                                                     \
         rc = name##_any(args, comm, CA_RUN_BLOCKING, NULL, NULL, m);                            \
-        blocking_end(m, comm);                                                                  \
+        mca_coll_cloudaware_drift_end(m, comm);                                                 \
+        mca_coll_cloudaware_trial_end(m, comm);                                                 \
         return rc;                                                                              \
     }                                                                                           \
     int mca_coll_cloudaware_planned_i##name(PARAMS, struct ompi_communicator_t *comm,           \

@@ -98,8 +98,8 @@ static void trigger(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t 
              mca_coll_cloudaware_component.recalibrate_threshold);
 }
 
-void mca_coll_cloudaware_drift_end(mca_coll_cloudaware_module_t *m,
-                                   struct ompi_communicator_t *comm)
+void mca_coll_cloudaware_drift_stop(mca_coll_cloudaware_module_t *m,
+                                    struct ompi_communicator_t *comm)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     mca_coll_cloudaware_drift_t *d = m->drift_now;

@@ -51,9 +51,18 @@ void mca_coll_cloudaware_drift_start(mca_coll_cloudaware_module_t *m,
 
 /* Hook of the blocking entry points after the call (before mca_coll_cloudaware_trial_end()):
  * records the time of a timed call; at the end of a batch agrees on the times and applies the
- * policy, which may leave a recalibration pending (m->drift_pairs). */
-void mca_coll_cloudaware_drift_end(mca_coll_cloudaware_module_t *m,
-                                   struct ompi_communicator_t *comm);
+ * policy, which may leave a recalibration pending (m->drift_pairs). Inline for the common case,
+ * no clock running, which every call of the application takes: with 16 ranks on 2 cores each
+ * line a call touches is a cache miss (docs/benchmarks.md, thirty-fourth session). */
+void mca_coll_cloudaware_drift_stop(mca_coll_cloudaware_module_t *m,
+                                    struct ompi_communicator_t *comm);
+static inline void mca_coll_cloudaware_drift_end(mca_coll_cloudaware_module_t *m,
+                                                 struct ompi_communicator_t *comm)
+{
+    if (OPAL_UNLIKELY(NULL != m->drift_now)) {
+        mca_coll_cloudaware_drift_stop(m, comm);
+    }
+}
 
 /* Hook at the start of mca_coll_cloudaware_select(): with a recalibration pending and outside
  * any other call of ours, measures the pending node pairs again and decides every cached plan

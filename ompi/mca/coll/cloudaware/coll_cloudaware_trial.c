@@ -345,8 +345,8 @@ static void check_cut(mca_coll_cloudaware_module_t *m, struct ompi_communicator_
     }
 }
 
-void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
-                                   struct ompi_communicator_t *comm)
+void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
+                                    struct ompi_communicator_t *comm)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     mca_coll_cloudaware_trial_t *t = m->trial_now;

@@ -84,8 +84,20 @@ static inline void mca_coll_cloudaware_trial_begin(mca_coll_cloudaware_module_t 
 {
     m->trial_depth++;
 }
-void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
-                                   struct ompi_communicator_t *comm);
+/* The out-of-line part of trial_end(): a trial call may have run (m->trial_now). */
+void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
+                                    struct ompi_communicator_t *comm);
+/* Inline for the common case, no trial call running, which every call of the application takes
+ * (docs/benchmarks.md, thirty-fourth session). */
+static inline void mca_coll_cloudaware_trial_end(mca_coll_cloudaware_module_t *m,
+                                                 struct ompi_communicator_t *comm)
+{
+    if (OPAL_LIKELY(NULL == m->trial_now)) {
+        m->trial_depth--;
+        return;
+    }
+    mca_coll_cloudaware_trial_stop(m, comm);
+}
 
 /* Hook of mca_coll_cloudaware_select() for a blocking call of the entry: the plan this call
  * runs (NULL: the previous module). During a trial this is the variant of the call, and the
