@@ -53,7 +53,8 @@ void mca_coll_cloudaware_drift_start(mca_coll_cloudaware_module_t *m,
  * records the time of a timed call; at the end of a batch agrees on the times and applies the
  * policy, which may leave a recalibration pending (m->drift_pairs). Inline for the common case,
  * no clock running, which every call of the application takes: with 16 ranks on 2 cores each
- * line a call touches is a cache miss (docs/benchmarks.md, thirty-fourth session). */
+ * line a call touches is a cache miss (docs/benchmarks.md, thirty-fourth session); the out-of-line
+ * part, drift_stop(), is called only with a clock running (m->drift_now). */
 void mca_coll_cloudaware_drift_stop(mca_coll_cloudaware_module_t *m,
                                     struct ompi_communicator_t *comm);
 static inline void mca_coll_cloudaware_drift_end(mca_coll_cloudaware_module_t *m,

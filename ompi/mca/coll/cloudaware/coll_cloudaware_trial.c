@@ -359,7 +359,7 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     int n, rc, v, nagree;
     bool short_calls;
 
-    if (--m->trial_depth > 0 || NULL == t) {
+    if (--m->trial_depth > 0) {   /* a call nested in the trial call */
         return;
     }
     n = t->per_variant;

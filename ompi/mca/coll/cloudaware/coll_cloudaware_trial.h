@@ -84,7 +84,7 @@ static inline void mca_coll_cloudaware_trial_begin(mca_coll_cloudaware_module_t 
 {
     m->trial_depth++;
 }
-/* The out-of-line part of trial_end(): a trial call may have run (m->trial_now). */
+/* The out-of-line part of trial_end(), called only with a trial call running (m->trial_now). */
 void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
                                     struct ompi_communicator_t *comm);
 /* Inline for the common case, no trial call running, which every call of the application takes
