@@ -7,7 +7,8 @@
 # then gathers rank 2's block through host 3 and sends two blocks over the slow link, so its plan
 # is really about twice (or more) slower than the previous module (basic's linear gather, one block
 # per link). Checked, from rank 0's verbose output:
-#   1. the model chose the plan; the trial ran plan / previous module three times each; its
+#   1. the model chose the plan; the trial ran plan / previous module three times each (no extra
+#      calls, coll_cloudaware_trial_extra 0, so that the count is known); its
 #      outcome is the previous module; every later blocking and every nonblocking call ran the
 #      previous module; every result is right (trial_check).
 #   2. a second job over the same cache directory starts decided: no trial, previous module.
@@ -60,7 +61,7 @@ job() {
         --mca coll cloudaware,basic --mca coll_cloudaware_matrix_file "$work/wrong.matrix" \
         --mca coll_cloudaware_cache_dir "$work/cache" --mca coll_cloudaware_verbose 50 \
         --mca coll_cloudaware_trial_spread 0 --mca coll_cloudaware_trial_peer 0 --mca coll_cloudaware_trial_time 0 \
-        -- "$mpi_dir/trial_check" gather 8192 8 >"$log" 2>&1
+        --mca coll_cloudaware_trial_extra 0 -- "$mpi_dir/trial_check" gather 8192 8 >"$log" 2>&1
 }
 # Rank 0 (host 0)'s per-call paths of the blocking (PREFIX=i: nonblocking) gathers.
 paths() {

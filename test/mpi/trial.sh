@@ -16,6 +16,8 @@
 #      are judged as short calls (the slowest rank's median of its own calls, a rank test).
 #   8. coll_cloudaware_trial_cut: a variant losing by far in its first call runs no more calls
 #      (a tiny factor here, so that every variant after the plan is cut).
+#   9. coll_cloudaware_trial_extra: a variant whose calls are spread runs more calls (margin 0
+#      here, so that every variant's calls are: 3 + 2 calls each).
 #   5c. The peer: with basic below, tuned's algorithm run by the executor takes part (sections 1
 #      to 5b and 7 turn it off, coll_cloudaware_trial_peer 0, to count two or three variants;
 #      5d: with tuned below, han's two levels are the peer, coll_check included;
@@ -31,10 +33,11 @@ prog="$TEST_BUILDDIR/trial_check"
 common=(--mca coll cloudaware,basic --mca coll_cloudaware_test_fake_nodes 4
         --mca coll_cloudaware_calibrate_bandwidth_bytes 4096)
 # coll_cloudaware_trial_time 0: trial_calls calls per variant, however short (section 7 tests it);
-# coll_cloudaware_trial_cut 0: no variant cut after one call, so every variant runs the calls
-# these sections count (section 6 runs with the default cut, section 8 tests it)
+# coll_cloudaware_trial_cut 0 and coll_cloudaware_trial_extra 0: no variant cut after one call,
+# none runs extra calls, so every variant runs the calls these sections count (section 6 runs
+# with the default cut and extra calls, sections 8 and 9 test them)
 uncut=("${common[@]}" --mca coll_cloudaware_trial_time 0)
-base=("${uncut[@]}" --mca coll_cloudaware_trial_cut 0)
+base=("${uncut[@]}" --mca coll_cloudaware_trial_cut 0 --mca coll_cloudaware_trial_extra 0)
 nopeer=(--mca coll_cloudaware_trial_peer 0)
 
 # The blocking (or, with PREFIX=i, nonblocking) per-call paths of rank 0 for "gather of 65536
@@ -201,7 +204,7 @@ echo "--- 5d. tuned below: the peer is han's two levels, run by the executor"
 hanpeer=(--mca coll cloudaware,tuned,basic --mca coll_cloudaware_priority 100
          --mca coll_cloudaware_test_fake_nodes 2
          --mca coll_cloudaware_calibrate_bandwidth_bytes 4096 --mca coll_cloudaware_trial_time 0
-         --mca coll_cloudaware_trial_cut 0)
+         --mca coll_cloudaware_trial_cut 0 --mca coll_cloudaware_trial_extra 0)
 ca_mpirun 4 "${hanpeer[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_trial_spread 0 \
     "$prog" gather 16384 9 >/dev/null || fail "trial_check failed (han peer)"
 expect_in_log "trial_check: gather count=16384 reps=9 on 4 ranks: 18 checks, 0 failures"
@@ -216,11 +219,11 @@ grep -q 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*; peer han
 check_with_trials 5 "; peer han two-level: .*" "${hanpeer[@]}"
 echo "ok: han's peer ran in the trial (calls 7-9); coll_check right with it in $n trials"
 
-echo "--- 6. every collective, and coll_check, with trials (the peer included; the default cut)"
+echo "--- 6. every collective, and coll_check, with trials (the peer included; the default cut and extra calls)"
 colls=bcast,reduce,allreduce,scatter,allgather
 ca_mpirun 4 "${uncut[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_min_gain 0 \
-    "$prog" $colls 4096 12 1 >/dev/null || fail "trial_check $colls failed"
-expect_in_log "trial_check: $colls count=4096 reps=12 on 4 ranks: .* 0 failures"
+    "$prog" $colls 4096 16 1 >/dev/null || fail "trial_check $colls failed"
+expect_in_log "trial_check: $colls count=4096 reps=16 on 4 ranks: .* 0 failures"
 for coll in ${colls//,/ }; do
     expect_in_log "trial of $coll of 16384 bytes (root -\?[01]) on MPI_COMM_WORLD: .*outcome: "
 done
@@ -257,7 +260,8 @@ echo "ok: judged as short calls (each rank's median, rank test)"
 echo "--- 8. coll_cloudaware_trial_cut: variants losing by far run one call"
 # Four variants (the alternative and the peer too); every variant after the plan took more than
 # 1e-6 times the plan's first call, so each runs one call: plan x 3, previous, alternative, peer.
-ca_mpirun 4 "${uncut[@]}" --mca coll_cloudaware_trial_cut 0.000001 --mca coll_cloudaware_verbose 50 \
+ca_mpirun 4 "${uncut[@]}" --mca coll_cloudaware_trial_cut 0.000001 --mca coll_cloudaware_trial_extra 0 \
+    --mca coll_cloudaware_verbose 50 \
     --mca coll_cloudaware_trial_spread 100000 "$prog" gather 16384 9 >/dev/null || fail "trial_check failed (cut)"
 expect_in_log "trial_check: gather count=16384 reps=9 on 4 ranks: 18 checks, 0 failures"
 report=$(grep -a 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: ' "$TEST_LOG")
@@ -265,7 +269,7 @@ report=$(grep -a 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*o
 echo "$report" | grep -q "cut after one call (coll_cloudaware_trial_cut 1e-06): the previous module, the alternative, the peer;" \
     || fail "the report does not name the three cut variants: $report"
 echo "$report" | grep -q "; previous module: [0-9.e+-]* s (median " || fail "a cut variant reports more than one call: $report"
-echo "$report" | grep -q "cut checks [0-9.e+-]* s" || fail "the report has no cut checks' overhead: $report"
+echo "$report" | grep -q "checks [0-9.e+-]* s" || fail "the report has no checks' overhead: $report"
 mapfile -t blocking < <(paths)
 [ "${#blocking[@]}" = 9 ] || fail "expected 9 blocking calls of rank 0, saw ${#blocking[@]}"
 for k in 0 1 2; do
@@ -274,4 +278,25 @@ done
 [ "${blocking[3]}" = previous ] || fail "trial call 3 ran ${blocking[3]}, not the previous module"
 [ "${blocking[5]}" = tuned ] || fail "trial call 5 ran ${blocking[5]}, not the peer"
 echo "ok: plan x 3, then one call each of previous, alternative and peer: ${blocking[*]}"
+
+echo "--- 9. coll_cloudaware_trial_extra: a variant whose calls are spread runs more calls"
+# Margin 0: two calls settle only when equal, so every variant runs its 2 extra calls (after its
+# third and fourth calls the agreed times still differ): plan x 5, previous x 5.
+ca_mpirun 4 "${uncut[@]}" --mca coll_cloudaware_trial_cut 0 --mca coll_cloudaware_trial_extra 2 \
+    --mca coll_cloudaware_trial_margin 0 --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_trial_spread 0 \
+    "${nopeer[@]}" "$prog" gather 16384 12 >/dev/null || fail "trial_check failed (extra)"
+expect_in_log "trial_check: gather count=16384 reps=12 on 4 ranks: 24 checks, 0 failures"
+report=$(grep -a 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: ' "$TEST_LOG")
+[ "$(echo "$report" | wc -l)" = 1 ] || fail "expected exactly one trial report for gather of 65536 bytes"
+echo "$report" | grep -q "; calls spread, more calls (coll_cloudaware_trial_extra 2): the plan, the previous module;" \
+    || fail "the report does not name the two variants that ran extra calls: $report"
+n=$(echo "$report" | sed 's/.*; previous module: \([^(]*\) s (median .*/\1/' | wc -w)
+[ "$n" = 5 ] || fail "expected 5 calls of the previous module in the report, saw $n: $report"
+mapfile -t blocking < <(paths)
+[ "${#blocking[@]}" = 12 ] || fail "expected 12 blocking calls of rank 0, saw ${#blocking[@]}"
+for k in 0 1 2 3 4; do
+    [ "${blocking[$k]}" != previous ] || fail "trial call $k ran the previous module, not the plan"
+    [ "${blocking[$((k + 5))]}" = previous ] || fail "trial call $((k + 5)) ran ${blocking[$((k + 5))]}"
+done
+echo "ok: plan x 5, previous x 5 (3 calls + 2 extra each): ${blocking[*]}"
 echo "PASS: live trial"

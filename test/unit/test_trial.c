@@ -353,6 +353,68 @@ START_TEST(cut_a_variant_losing_by_far)
 }
 END_TEST
 
+START_TEST(extra_calls_when_calls_are_spread)
+{
+    cacore_trial_result_t r;
+    char err[256];
+    double m = -1;
+    /* Long calls with at least two calls per variant only; cut so that the calls per variant
+     * stay below the rank test's CACORE_TRIAL_RANK_TEST_CALLS (6). */
+    ck_assert_int_eq(cacore_trial_extra(1, 3, 0.05, 0.5), 1);
+    ck_assert_int_eq(cacore_trial_extra(1, 3, 0.05, 0.05), 1);
+    ck_assert_int_eq(cacore_trial_extra(1, 3, 0.05, 0.01), 0);
+    ck_assert_int_eq(cacore_trial_extra(0, 3, 0.05, 0.5), 0);
+    ck_assert_int_eq(cacore_trial_extra(1, 1, 0.05, 0.5), 0);
+    ck_assert_int_eq(cacore_trial_extra(4, 3, 0.05, 0.5), 2);
+    ck_assert_int_eq(cacore_trial_extra(1, 5, 0.05, 0.5), 0);
+    ck_assert_int_eq(cacore_trial_extra(1, 3, 0.05, 0.0 / 0.0), 0);
+    /* cloud-8's 1 MiB reduce (thirty-fifth session): the lanes' two judged calls 0.426 and
+     * 0.218 s, one TCP retransmission timeout apart: not settled; the bcast's 0.288 and 0.287 s
+     * are, and the slot not run gets their median. */
+    const double rto[] = { 0.426, 0.218 };
+    ck_assert_int_eq(cacore_trial_settled(rto, 2, 0.05, &m), 0);
+    ck_assert_double_eq_tol(m, 0.322, 1e-12);
+    const double calm[] = { 0.288, 0.287 };
+    ck_assert_int_eq(cacore_trial_settled(calm, 2, 0.05, &m), 1);
+    ck_assert_double_eq_tol(m, 0.2875, 1e-12);
+    /* Two calls 5 % apart: one more could move the median by 2.5 % of it at most: settled at a
+     * margin of 0.05, not at 0.04. */
+    const double near[] = { 1.0, 1.05 };
+    ck_assert_int_eq(cacore_trial_settled(near, 2, 0.05, &m), 1);
+    ck_assert_int_eq(cacore_trial_settled(near, 2, 0.04, &m), 0);
+    /* Three calls, the outlier among them: the median (0.221) could still move to 0.3235. */
+    const double three[] = { 0.426, 0.218, 0.221 };
+    ck_assert_int_eq(cacore_trial_settled(three, 3, 0.05, &m), 0);
+    ck_assert_double_eq_tol(m, 0.221, 1e-12);
+    const double three_calm[] = { 0.22, 0.221, 0.219 };
+    ck_assert_int_eq(cacore_trial_settled(three_calm, 3, 0.05, &m), 1);
+    /* One call alone could move anywhere; margin 0 settles only equal calls. */
+    ck_assert_int_eq(cacore_trial_settled(rto, 1, 0.05, &m), 0);
+    const double same[] = { 0.5, 0.5 };
+    ck_assert_int_eq(cacore_trial_settled(same, 2, 0, &m), 1);
+    ck_assert_int_eq(cacore_trial_settled(calm, 2, 0, &m), 0);
+    /* A bad argument settles (no extra call), median 0. */
+    ck_assert_int_eq(cacore_trial_settled(NULL, 2, 0.05, &m), 1);
+    ck_assert(m == 0);
+    const double bad[] = { 0.0 / 0.0, 0.2 };
+    ck_assert_int_eq(cacore_trial_settled(bad, 2, 0.05, &m), 1);
+    ck_assert_int_eq(cacore_trial_settled(calm, 2, 1.0, &m), 1);
+    ck_assert_int_eq(cacore_trial_settled(calm, 0, 0.05, &m), 1);
+    /* What it decides: 3 calls + 1 extra per variant. The lanes (plan) ran the extra call,
+     * 0.221 s; the previous module's two calls (0.30, 0.31) settled, its slot not run carries
+     * their median 0.305. The plan's median 0.221 wins; judged on two calls each, its 0.322
+     * would have lost to 0.305. */
+    const double four[] = { 0.5, 0.426, 0.218, 0.221, 0.4, 0.30, 0.31, 0.305 };
+    ck_assert_int_eq(cacore_trial_judge(four, 4, 0, 0.05, 1, NULL, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    ck_assert_double_eq_tol(r.plan_s, 0.221, 1e-12);
+    ck_assert_double_eq_tol(r.previous_s, 0.305, 1e-12);
+    const double two[] = { 0.5, 0.426, 0.218, 0.4, 0.30, 0.31 };
+    ck_assert_int_eq(cacore_trial_judge(two, 3, 0, 0.05, 1, NULL, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+}
+END_TEST
+
 START_TEST(judge_refuses_bad_input)
 {
     cacore_trial_result_t r;
@@ -516,6 +578,7 @@ int main(void)
     tcase_add_test(tc, judge_refuses_bad_input);
     tcase_add_test(tc, calls_by_predicted_time);
     tcase_add_test(tc, cut_a_variant_losing_by_far);
+    tcase_add_test(tc, extra_calls_when_calls_are_spread);
     tcase_add_test(tc, layout_key_tells_layouts_apart);
     tcase_add_test(tc, book_round_trips);
     tcase_add_test(tc, bad_books_are_refused);

@@ -104,6 +104,7 @@ typedef struct mca_coll_cloudaware_component_t {
     double trial_spread;         /* the second plan is tried when predicted within this factor */
     double trial_cut;            /* a variant this many times slower in its first call runs no
                                     more calls; 0 = never */
+    int trial_extra;             /* more calls for a variant whose calls are spread; 0 = never */
     bool trial_peer;             /* the other default's algorithm (the peer) is tried */
     int previous_model;          /* cacore_prev_t, or CLOUDAWARE_PREVIOUS_AUTO */
     char *trace_dir;             /* per-call traces (coll_cloudaware_trace.c); NULL/"" = off */

@@ -90,6 +90,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .trial_time = 0.05,
     .trial_spread = 2.0,
     .trial_cut = 3.0,
+    .trial_extra = 1,
     .trial_peer = true,
     .previous_model = CLOUDAWARE_PREVIOUS_AUTO,
     .trace_dir = NULL,
@@ -406,6 +407,15 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                     "variant, only for calls predicted at least coll_cloudaware_trial_time long "
                     "(default 3; 0 = never). Must be the same on every rank.",
                     OPAL_INFO_LVL_4, &c->trial_cut);
+    register_int("trial_extra",
+                 "Live trial: a variant whose calls after its first are so spread that one more "
+                 "call could move their median by more than half of coll_cloudaware_trial_margin "
+                 "(two calls further apart than about the margin: one TCP retransmission timeout, "
+                 "200 ms, in one of them) runs up to this many more calls, so that one slow call "
+                 "does not decide; checked, one small allreduce per check, only for calls "
+                 "predicted at least coll_cloudaware_trial_time long, and only while the calls "
+                 "per variant stay below 6 (default 1; 0 = never). Must be the same on every "
+                 "rank.", OPAL_INFO_LVL_4, &c->trial_extra);
     register_bool("trial_peer",
                   "Live trial: the other default's algorithm for the call, run by "
                   "coll/cloudaware's executor (the peer), takes part as another variant, "
@@ -506,6 +516,11 @@ static int cloudaware_open(void)
         opal_output(0, "coll:cloudaware: coll_cloudaware_trial_cut=%g is invalid (0 <= x < "
                     "1e6); using 3", c->trial_cut);
         c->trial_cut = 3.0;
+    }
+    if (c->trial_extra < 0 || c->trial_extra > CLOUDAWARE_TRIAL_MAX_CALLS) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_trial_extra=%d is invalid (0 to %d); "
+                    "using 1", c->trial_extra, CLOUDAWARE_TRIAL_MAX_CALLS);
+        c->trial_extra = 1;
     }
     if (c->trial_calls < 0 || c->trial_calls > CLOUDAWARE_TRIAL_MAX_CALLS) {
         opal_output(0, "coll:cloudaware: coll_cloudaware_trial_calls=%d is invalid (0 to %d); "

@@ -44,6 +44,8 @@ void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_
                                     const cacore_plan_t *plan, const cacore_plan_t *alternative,
                                     const cacore_plan_t *peer, bool possible)
 {
+    mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
+
     memset(t, 0, sizeof(*t));
     t->coll = coll;
     t->root = root;
@@ -58,9 +60,12 @@ void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_
     t->model_chose_plan = NULL != plan && *run == plan;
     t->outcome = CACORE_TRIAL_UNKNOWN;
     t->per_variant = calls_per_variant(plan);
+    t->extra = NULL != plan
+        ? cacore_trial_extra(c->trial_extra, t->per_variant, c->trial_time,
+                             cacore_plan_predicted(plan)) : 0;
+    t->per_variant += t->extra;
     t->cut_checked = NULL != plan
-        && cacore_trial_cut_checked(mca_coll_cloudaware_component.trial_cut, t->per_variant,
-                                    mca_coll_cloudaware_component.trial_time,
+        && cacore_trial_cut_checked(c->trial_cut, t->per_variant, c->trial_time,
                                     cacore_plan_predicted(plan));
     t->state = (possible && t->per_variant > 0 && NULL != plan)
         ? CLOUDAWARE_TRIAL_PENDING : CLOUDAWARE_TRIAL_NONE;
@@ -267,41 +272,43 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
     return p;
 }
 
-/* "[0.0153] 0.0119 0.0121": the times of variant v's calls of the trial t (n calls in all), the
- * first in brackets when the judgement leaves it out (more than one call per variant); a cut
- * variant's one call, which the judgement counts, without brackets. */
+/* "[0.0153] 0.0119 0.0121": the times of the calls variant v ran in the trial t (n call slots
+ * in all; the slots it did not run, cut or settled, left out), the first in brackets when the
+ * judgement leaves it out (more than one call per variant); a cut variant's one call, which the
+ * judgement counts, without brackets. */
 static void list_times(const mca_coll_cloudaware_trial_t *t, const double *times, int n,
                        cacore_trial_variant_t v, char *out, size_t len)
 {
     size_t used = 0;
+    int ran = 0;
 
     out[0] = '\0';
     for (int k = 0; k < n && used < len; k++) {
-        if (cacore_trial_variant(k, t->per_variant, t->with) == v) {
-            const bool cut = 0 != (t->cut & (1 << (k / t->per_variant)));
+        const int i = k / t->per_variant;
+
+        if (cacore_trial_variant(k, t->per_variant, t->with) == v
+            && ran++ < t->per_variant - t->filled[i]) {
+            const bool cut = 0 != (t->cut & (1 << i));
             const char *fmt = 0 != used ? " %.3g" : t->per_variant > 1 && !cut ? "[%.3g]" : "%.3g";
             used += (size_t) snprintf(out + used, len - used, fmt, times[k]);
-            if (cut) {
-                break;
-            }
         }
     }
 }
 
-/* "; cut after one call (coll_cloudaware_trial_cut 3): the previous module, the peer" or "". */
-static void list_cut(const mca_coll_cloudaware_trial_t *t, char *out, size_t len)
+/* "<what>: the previous module, the peer" for the variants of the bit mask, or "". */
+static void list_variants(const mca_coll_cloudaware_trial_t *t, int mask, const char *what,
+                          char *out, size_t len)
 {
     const char *sep = " ";
     size_t used;
 
     out[0] = '\0';
-    if (0 == t->cut) {
+    if (0 == mask) {
         return;
     }
-    used = (size_t) snprintf(out, len, "; cut after one call (coll_cloudaware_trial_cut %g):",
-                             mca_coll_cloudaware_component.trial_cut);
+    used = (size_t) snprintf(out, len, "%s:", what);
     for (int i = 0; i < cacore_trial_variant_count(t->with) && used < len; i++) {
-        if (0 != (t->cut & (1 << i))) {
+        if (0 != (mask & (1 << i))) {
             used += (size_t) snprintf(out + used, len - used, "%s%s", sep,
                                       outcome_name(variant_outcome(cacore_trial_variant(
                                           i * t->per_variant, t->per_variant, t->with))));
@@ -328,7 +335,7 @@ static void check_cut(mca_coll_cloudaware_module_t *m, struct ompi_communicator_
     rc = m->previous.allreduce(first, agreed, i + 1, MPI_DOUBLE, MPI_MAX, comm,
                                m->previous.allreduce_module);
     m->trial_depth--;
-    t->cut_s += now() - t0;
+    t->checks_s += now() - t0;
     if (OMPI_SUCCESS != rc) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, mca_coll_cloudaware_component.output,
                             "coll:cloudaware: trial of %s: agreeing on the first calls failed "
@@ -342,7 +349,44 @@ static void check_cut(mca_coll_cloudaware_module_t *m, struct ompi_communicator_
         }
         t->calls = (i + 1) * n;
         t->cut |= 1 << i;
+        t->filled[i] = n - 1;
     }
+}
+
+/* After `ran` calls (from coll_cloudaware_trial_calls on, fewer than the slots) of the i-th
+ * variant of a trial with extra calls: agrees on its calls after its first (max over ranks) and,
+ * when their median is settled (cacore_trial_settled), gives its slots not run that median and
+ * skips them; otherwise it runs one more call. Every rank agrees: the same call, the same agreed
+ * times. */
+static void check_settled(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm,
+                          mca_coll_cloudaware_trial_t *t, int i, int ran)
+{
+    double agreed[CLOUDAWARE_TRIAL_MAX_CALLS], median, t0 = now();
+    const int n = t->per_variant;
+    int rc;
+
+    m->trial_depth++;   /* calls the previous allreduce makes to us are not trial calls */
+    rc = m->previous.allreduce(t->times + i * n + 1, agreed, ran - 1, MPI_DOUBLE, MPI_MAX, comm,
+                               m->previous.allreduce_module);
+    m->trial_depth--;
+    t->checks_s += now() - t0;
+    if (OMPI_SUCCESS != rc) {
+        opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, mca_coll_cloudaware_component.output,
+                            "coll:cloudaware: trial of %s: agreeing on a variant's calls failed "
+                            "(%d); no extra calls", cacore_coll_name(t->coll), rc);
+        t->extra = 0;   /* the variants' remaining slots run: nothing is skipped */
+        return;
+    }
+    if (!cacore_trial_settled(agreed, ran - 1, mca_coll_cloudaware_component.trial_margin,
+                              &median)) {
+        t->extended |= 1 << i;
+        return;
+    }
+    for (int k = i * n + ran; k < (i + 1) * n; k++) {
+        t->times[k] = median;
+    }
+    t->calls = (i + 1) * n;
+    t->filled[i] = n - ran;
 }
 
 void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
@@ -355,8 +399,8 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
         agreed[CACORE_TRIAL_MAX_VARIANTS * (CLOUDAWARE_TRIAL_MAX_CALLS + 1)], t0, t_store;
     cacore_trial_result_t r;
     char err[256], plan_times[256], prev_times[256], alt_times[256], peer_times[256], alt[1024],
-        peer[1024], cut[160], rank[192];
-    int n, rc, v, nagree;
+        peer[1024], cut[160], extended[160], what[96], rank[192];
+    int n, rc, v, nagree, i, ran;
     bool short_calls;
 
     if (--m->trial_depth > 0) {   /* a call nested in the trial call */
@@ -367,8 +411,12 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     t->times[t->calls] = now() - t->start;
     t->calls++;
     v = cacore_trial_variant_count(t->with);
-    if (t->cut_checked && t->calls > n && 1 == t->calls % n) {
-        check_cut(m, comm, t, t->calls / n);
+    i = (t->calls - 1) / n;       /* the variant of this call, and its calls so far */
+    ran = t->calls - i * n;
+    if (t->cut_checked && i > 0 && 1 == ran) {
+        check_cut(m, comm, t, i);
+    } else if (t->extra > 0 && ran >= n - t->extra && ran < n) {
+        check_settled(m, comm, t, i, ran);
     }
     if (!cacore_trial_over(t->calls, n, t->with)) {
         return;
@@ -432,7 +480,12 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
         snprintf(peer, sizeof(peer), "; peer %s: %s s (median %.3g s)",
                  cacore_plan_describe(t->peer), peer_times, r.peer_s);
     }
-    list_cut(t, cut, sizeof(cut));
+    snprintf(what, sizeof(what), "; cut after one call (coll_cloudaware_trial_cut %g)",
+             c->trial_cut);
+    list_variants(t, t->cut, what, cut, sizeof(cut));
+    snprintf(what, sizeof(what), "; calls spread, more calls (coll_cloudaware_trial_extra %d)",
+             c->trial_extra);
+    list_variants(t, t->extended, what, extended, sizeof(extended));
     rank[0] = '\0';
     if (short_calls) {
         snprintf(rank, sizeof(rank), "; short calls: medians are the slowest rank's of its own "
@@ -442,11 +495,11 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: %s: %s s "
                         "(median %.3g s); previous module: %s s (median %.3g s)%s%s; outcome: %s "
-                        "(coll_cloudaware_trial_margin %g%s%s; overhead: start %.3g s, "
-                        "agreement %.3g s, cut checks %.3g s, trial book %.3g s)",
+                        "(coll_cloudaware_trial_margin %g%s%s%s; overhead: start %.3g s, "
+                        "agreement %.3g s, checks %.3g s, trial book %.3g s)",
                         cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
                         comm->c_name, cacore_plan_describe(t->plan), plan_times, r.plan_s,
                         prev_times, r.previous_s, alt, peer, outcome_name(r.outcome),
-                        c->trial_margin, rank, cut,
-                        t->learn_s, t0, t->cut_s, t_store);
+                        c->trial_margin, rank, cut, extended,
+                        t->learn_s, t0, t->checks_s, t_store);
 }

@@ -14,7 +14,11 @@
  * gives every rank the same times and the fastest variant keeps the class (a plan only when
  * faster than the previous module by coll_cloudaware_trial_margin). For long calls, after the
  * first call of each variant from the second on, a small MPI_MAX allreduce agrees on the first
- * calls' times, and a variant losing by far (coll_cloudaware_trial_cut) runs no more calls.
+ * calls' times, and a variant losing by far (coll_cloudaware_trial_cut) runs no more calls;
+ * after the coll_cloudaware_trial_calls-th call of a variant and each extra call, another agrees
+ * on that variant's calls, and one whose calls are spread beyond the margin runs one more call,
+ * up to coll_cloudaware_trial_extra (cacore_trial_settled), so that one slow call (a TCP
+ * retransmission timeout) does not decide.
  * Outcomes are kept in the plan cache entry and in the cache directory (the trial book), so the
  * next job over the same nodes starts decided.
  *
@@ -52,11 +56,16 @@ typedef struct mca_coll_cloudaware_trial_t {
     double start;                /* start of the call running now */
     double learn_s;              /* the broadcast of the stored outcome took this long */
     int with;                    /* the variants beyond plan and previous: CACORE_TRIAL_WITH_* */
-    int per_variant;             /* calls per variant (cacore_trial_calls) */
+    int per_variant;             /* call slots per variant: cacore_trial_calls, plus extra */
+    int extra;                   /* of those, the last ones run only while the variant's calls
+                                    are spread (cacore_trial_extra, cacore_trial_settled) */
     bool cut_checked;            /* variants losing by far are cut (cacore_trial_cut_checked) */
     int cut;                     /* bit i: the i-th variant ran one call (cacore_trial_cut) */
-    double cut_s;                /* the cut checks' agreements took this long */
-    /* local time of each call */
+    int extended;                /* bit i: the i-th variant ran extra calls */
+    int filled[CACORE_TRIAL_MAX_VARIANTS];   /* the i-th variant's last slots not run, given a
+                                                time (cut, settled) */
+    double checks_s;             /* the checks' agreements (cut, extra calls) took this long */
+    /* local time of each call slot */
     double times[CACORE_TRIAL_MAX_VARIANTS * CLOUDAWARE_TRIAL_MAX_CALLS];
     cacore_trial_t outcome;
     const cacore_plan_t **run;   /* the entry's choice (NULL: the previous module) */

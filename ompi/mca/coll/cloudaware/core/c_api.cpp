@@ -13,6 +13,7 @@
 #include "hierarchy.hpp"
 #include "matrix.hpp"
 #include "matrix_io.hpp"
+#include "median.hpp"
 #include "names.hpp"
 #include "pair_store.hpp"
 #include "planner.hpp"
@@ -1009,6 +1010,31 @@ int cacore_trial_cut(const double *first_s, int n, double cut)
     } catch (...) {
         return 0;
     }
+}
+
+int cacore_trial_extra(int extra, int calls_per_variant, double budget_s, double predicted_s)
+{
+    return cacore::trial_extra(extra, calls_per_variant, budget_s, predicted_s);
+}
+
+int cacore_trial_settled(const double *judged, int n, double margin, double *median_out)
+{
+    // A bad argument settles: the variant runs no extra call, as without the check.
+    double m = 0.0;
+    int settled = 1;
+    if (judged != nullptr && n >= 1) {
+        try {
+            const std::vector<double> v(judged, judged + n);
+            settled = cacore::trial_settled(v, margin) ? 1 : 0;
+            m = cacore::median(v);
+        } catch (...) {
+            settled = 1;
+        }
+    }
+    if (median_out != nullptr) {
+        *median_out = m;
+    }
+    return settled;
 }
 
 int cacore_trial_over(int k, int calls_per_variant, int with)

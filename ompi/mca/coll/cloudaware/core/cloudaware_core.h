@@ -511,6 +511,22 @@ int cacore_trial_cut_checked(double cut, int calls_per_variant, double budget_s,
  * first_s[0 .. n-2]. Its median is then that first call. 0 when n < 2, cut <= 0 or a time is not
  * finite >= 0. */
 int cacore_trial_cut(const double *first_s, int n, double cut);
+/* The extra calls (up to `extra`, coll_cloudaware_trial_extra) a variant of a trial of
+ * calls_per_variant calls may run when its calls are spread (cacore_trial_settled; one agreement
+ * per check): extra, cut so that calls_per_variant + extra stays below
+ * CACORE_TRIAL_RANK_TEST_CALLS (more calls are judged as short calls, by a rank test), for
+ * trials of at least two calls per variant (one judged) whose calls are predicted (predicted_s,
+ * the plan's) at least budget_s (coll_cloudaware_trial_time) long; else 0 (short calls are left
+ * alone, as for cacore_trial_cut_checked). */
+int cacore_trial_extra(int extra, int calls_per_variant, double budget_s, double predicted_s);
+/* 1 when the median of a variant's judged calls judged[0 .. n) (agreed, max over ranks) is
+ * settled: one more call, whatever it measured, could move it by at most margin / 2 of it
+ * (coll_cloudaware_trial_margin), so the variant runs no extra call; its calls not run are given
+ * *median_out, their median, which leaves the median as it is. 0 when it could move more (two
+ * calls further apart than about the margin, one TCP retransmission timeout among them; one call
+ * alone). A bad argument (n < 1, a time not finite >= 0, a margin outside [0, 1)) counts as
+ * settled (no extra call), *median_out then 0. */
+int cacore_trial_settled(const double *judged, int n, double margin, double *median_out);
 /* Judges times[0 .. cacore_trial_variant_count(with)*calls_per_variant) (agreed time of each
  * call, in call order; a variant's median leaves out its first call when calls_per_variant > 1,
  * which pays for the change of variant: connections, TCP windows): the fastest of the plan, the

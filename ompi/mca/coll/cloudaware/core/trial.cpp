@@ -104,6 +104,41 @@ bool trial_cut(const std::vector<double> &first_s, double cut)
     return first_s.back() > cut * fastest;
 }
 
+int trial_extra(int extra, int calls, double budget_s, double predicted_s)
+{
+    // Long calls only, as the cut: between short ones an agreement would change what they
+    // measure, and short calls run many calls (trial_calls) and a rank test already.
+    if (extra <= 0 || calls < 2 || !(budget_s >= 0.0) || !std::isfinite(predicted_s) ||
+        predicted_s < budget_s) {
+        return 0;
+    }
+    return std::max(0, std::min(extra, kTrialRankTestCalls - 1 - calls));
+}
+
+bool trial_settled(const std::vector<double> &judged, double margin)
+{
+    if (judged.empty() || !(margin >= 0.0 && margin < 1.0)) {
+        fail_arg("trial_settled: no calls or a margin outside [0, 1)");
+    }
+    for (double t : judged) {
+        if (!std::isfinite(t) || t < 0.0) {
+            fail_arg("trial_settled: a call's time is not finite >= 0");
+        }
+    }
+    std::vector<double> x = judged;
+    std::sort(x.begin(), x.end());
+    const size_t n = x.size(), j = n / 2;
+    if (n == 1) {
+        return false;   // one more call could move the median anywhere
+    }
+    const double m = median(x);
+    // One more call leaves the median between these two (of an even count: the middle two; of
+    // an odd count: the middle one averaged with either neighbour).
+    const double lo = n % 2 ? 0.5 * (x[j - 1] + x[j]) : x[j - 1];
+    const double hi = n % 2 ? 0.5 * (x[j] + x[j + 1]) : x[j];
+    return hi - m <= 0.5 * margin * m && m - lo <= 0.5 * margin * m;
+}
+
 namespace {
 
 // Each variant's judged calls of `times` (its first left out when it has more, trial.hpp).
