@@ -317,6 +317,22 @@ static void list_variants(const mca_coll_cloudaware_trial_t *t, int mask, const 
     }
 }
 
+/* The slowest rank's in[0 .. n) on every rank, into out (MPI_MAX through the previous module's
+ * allreduce, made at the same call on every rank); the time it took is added to *elapsed. */
+static int agree_max(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm,
+                     const double *in, double *out, int n, double *elapsed)
+{
+    const double t0 = now();
+    int rc;
+
+    m->trial_depth++;   /* calls the previous allreduce makes to us are not trial calls */
+    rc = m->previous.allreduce(in, out, n, MPI_DOUBLE, MPI_MAX, comm,
+                               m->previous.allreduce_module);
+    m->trial_depth--;
+    *elapsed += now() - t0;
+    return rc;
+}
+
 /* After the first call of the i-th variant (i >= 1) of a trial whose variants may be cut: agrees
  * on the first calls' times so far (max over ranks) and, when the i-th lost by far
  * (cacore_trial_cut), gives its other calls that time and skips them. Every rank agrees: the same
@@ -324,18 +340,14 @@ static void list_variants(const mca_coll_cloudaware_trial_t *t, int mask, const 
 static void check_cut(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm,
                       mca_coll_cloudaware_trial_t *t, int i)
 {
-    double first[CACORE_TRIAL_MAX_VARIANTS], agreed[CACORE_TRIAL_MAX_VARIANTS], t0 = now();
+    double first[CACORE_TRIAL_MAX_VARIANTS], agreed[CACORE_TRIAL_MAX_VARIANTS];
     const int n = t->per_variant;
     int rc;
 
     for (int j = 0; j <= i; j++) {
         first[j] = t->times[j * n];
     }
-    m->trial_depth++;   /* calls the previous allreduce makes to us are not trial calls */
-    rc = m->previous.allreduce(first, agreed, i + 1, MPI_DOUBLE, MPI_MAX, comm,
-                               m->previous.allreduce_module);
-    m->trial_depth--;
-    t->checks_s += now() - t0;
+    rc = agree_max(m, comm, first, agreed, i + 1, &t->checks_s);
     if (OMPI_SUCCESS != rc) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, mca_coll_cloudaware_component.output,
                             "coll:cloudaware: trial of %s: agreeing on the first calls failed "
@@ -361,15 +373,11 @@ static void check_cut(mca_coll_cloudaware_module_t *m, struct ompi_communicator_
 static void check_settled(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm,
                           mca_coll_cloudaware_trial_t *t, int i, int ran)
 {
-    double agreed[CLOUDAWARE_TRIAL_MAX_CALLS], median, t0 = now();
+    double agreed[CLOUDAWARE_TRIAL_MAX_CALLS], median;
     const int n = t->per_variant;
     int rc;
 
-    m->trial_depth++;   /* calls the previous allreduce makes to us are not trial calls */
-    rc = m->previous.allreduce(t->times + i * n + 1, agreed, ran - 1, MPI_DOUBLE, MPI_MAX, comm,
-                               m->previous.allreduce_module);
-    m->trial_depth--;
-    t->checks_s += now() - t0;
+    rc = agree_max(m, comm, t->times + i * n + 1, agreed, ran - 1, &t->checks_s);
     if (OMPI_SUCCESS != rc) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, mca_coll_cloudaware_component.output,
                             "coll:cloudaware: trial of %s: agreeing on a variant's calls failed "
@@ -396,7 +404,7 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     mca_coll_cloudaware_trial_t *t = m->trial_now;
     /* every call's time, then (short calls) this rank's median of each variant */
     double mine[CACORE_TRIAL_MAX_VARIANTS * (CLOUDAWARE_TRIAL_MAX_CALLS + 1)],
-        agreed[CACORE_TRIAL_MAX_VARIANTS * (CLOUDAWARE_TRIAL_MAX_CALLS + 1)], t0, t_store;
+        agreed[CACORE_TRIAL_MAX_VARIANTS * (CLOUDAWARE_TRIAL_MAX_CALLS + 1)], agree_s = 0.0, t_store;
     cacore_trial_result_t r;
     char err[256], plan_times[256], prev_times[256], alt_times[256], peer_times[256], alt[1024],
         peer[1024], cut[160], extended[160], what[96], rank[192];
@@ -435,12 +443,7 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
         }
     }
     nagree += short_calls ? v : 0;
-    t0 = now();
-    m->trial_depth++;   /* calls the previous allreduce makes to us are not trial calls */
-    rc = m->previous.allreduce(mine, agreed, nagree, MPI_DOUBLE, MPI_MAX, comm,
-                               m->previous.allreduce_module);
-    m->trial_depth--;
-    t0 = now() - t0;
+    rc = agree_max(m, comm, mine, agreed, nagree, &agree_s);
     if (OMPI_SUCCESS != rc) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
                             "coll:cloudaware: trial of %s: agreeing on the times failed (%d); "
@@ -501,5 +504,5 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
                         comm->c_name, cacore_plan_describe(t->plan), plan_times, r.plan_s,
                         prev_times, r.previous_s, alt, peer, outcome_name(r.outcome),
                         c->trial_margin, rank, cut, extended,
-                        t->learn_s, t0, t->checks_s, t_store);
+                        t->learn_s, agree_s, t->checks_s, t_store);
 }
