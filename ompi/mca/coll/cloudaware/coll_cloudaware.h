@@ -155,6 +155,13 @@ OBJ_CLASS_DECLARATION(mca_coll_cloudaware_module_t);
 int mca_coll_cloudaware_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 mca_coll_base_module_t *mca_coll_cloudaware_comm_query(struct ompi_communicator_t *comm,
                                                        int *priority);
+/* The slowest rank's in[0 .. n) on every rank, into out: one MPI_MAX allreduce through the
+ * previous module, made at the same call on every rank (the live trial's and the drift check's
+ * agreements). The calls that allreduce makes to this component count as nested (trial_depth):
+ * neither trial calls nor timed. */
+int mca_coll_cloudaware_agree_max(mca_coll_cloudaware_module_t *m,
+                                  struct ompi_communicator_t *comm, const double *in,
+                                  double *out, int n);
 
 /* coll_cloudaware_nodes.c */
 int mca_coll_cloudaware_count_nodes(struct ompi_communicator_t *comm);

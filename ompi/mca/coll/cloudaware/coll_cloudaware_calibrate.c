@@ -43,6 +43,7 @@
 #include "coll_cloudaware_pvars.h"
 #include "coll_cloudaware_tournament.h"
 #include "coll_cloudaware_rules.h"
+#include "coll_cloudaware_trace.h"
 
 #include "ompi/runtime/mpiruntime.h"
 #include CLOUDAWARE_MUTEX_HEADER /* opal_mutex_t: its path differs between 4.1 and 5.0 */

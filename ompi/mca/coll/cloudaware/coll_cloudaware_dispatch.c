@@ -136,7 +136,7 @@ static int previous_traced(mca_coll_cloudaware_module_t *m, struct ompi_communic
                            int rc)
 {
     mca_coll_cloudaware_trace_previous(m, comm, call->coll, how, call->root, call->bytes, t0,
-                                       mca_coll_cloudaware_trace_now());
+                                       mca_coll_cloudaware_now());
     return rc;
 }
 
@@ -145,7 +145,7 @@ static int previous_traced(mca_coll_cloudaware_module_t *m, struct ompi_communic
 #define PREVIOUS(name, how, args)                                                               \
     (OPAL_LIKELY(!mca_coll_cloudaware_trace_active)                                             \
          ? PREVIOUS_CALL(name, how, args)                                                       \
-         : (t0 = mca_coll_cloudaware_trace_now(),                                               \
+         : (t0 = mca_coll_cloudaware_now(),                                                     \
             previous_traced(m, comm, &call, how, t0, PREVIOUS_CALL(name, how, args))))
 #define PREVIOUS_CALL(name, how, ...)                                                           \
     ((CA_RUN_BLOCKING == (how))                                                                 \

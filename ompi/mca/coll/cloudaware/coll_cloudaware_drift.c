@@ -13,8 +13,8 @@
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_drift.h"
-#include "coll_cloudaware_exchange.h"
 #include "coll_cloudaware_select.h"
+#include "coll_cloudaware_trace.h"
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
@@ -122,10 +122,7 @@ void mca_coll_cloudaware_drift_stop(mca_coll_cloudaware_module_t *m,
     d->n = 0;
     d->times[p.calls] = m->drift_last > 0.0 ? mca_coll_cloudaware_now() - m->drift_last
                                             : CLOUDAWARE_DRIFT_NEVER;
-    m->trial_depth++;   /* calls the previous allreduce makes to us are not timed */
-    rc = m->previous.allreduce(d->times, agreed, p.calls + 1, MPI_DOUBLE, MPI_MAX, comm,
-                               m->previous.allreduce_module);
-    m->trial_depth--;
+    rc = mca_coll_cloudaware_agree_max(m, comm, d->times, agreed, p.calls + 1);
     if (OMPI_SUCCESS != rc) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
                             "coll:cloudaware: drift check on %s: agreeing on the times failed "

@@ -21,13 +21,13 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <pmix.h>
 
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_exchange.h"
+#include "coll_cloudaware_trace.h"
 
 #include "ompi/mca/pml/pml.h"
 #include "ompi/proc/proc.h"
@@ -42,14 +42,6 @@ static opal_mutex_t exchange_lock = OPAL_MUTEX_STATIC_INIT;
 static int pmix_state = 0;    /* 0 untried, 1 initialized, -1 unusable */
 static pmix_proc_t pmix_me;
 static bool pml_said = false;
-
-double mca_coll_cloudaware_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
 
 /* mpi_yield_when_idle (set by mpirun when oversubscribed). MPI_Init applies it to opal_progress
  * only after coll selection, so eager calibration of MPI_COMM_WORLD reads it here. */

@@ -108,8 +108,6 @@ bool mca_coll_cloudaware_pending_add(mca_coll_cloudaware_pending_t *p, ompi_requ
 void mca_coll_cloudaware_sends_park(mca_coll_cloudaware_pending_t *p, void *buf, bool freeable);
 void mca_coll_cloudaware_exchange_reap(void);
 
-/* Seconds on a monotonic clock. */
-double mca_coll_cloudaware_now(void);
 /* Yields the CPU while waiting when the node is oversubscribed (mpi_yield_when_idle). */
 void mca_coll_cloudaware_wait_idle(void);
 

@@ -111,10 +111,10 @@ ca_addr_t ca_sched_tmp(ca_sched_t *s, size_t count, ompi_datatype_t *dtype)
     return a;
 }
 
-void ca_sched_send(ca_sched_t *s, ca_addr_t buf, size_t count, ompi_datatype_t *dtype, int peer,
-                   bool local)
+static void add_transfer(ca_sched_t *s, ca_op_kind_t kind, ca_addr_t buf, size_t count,
+                         ompi_datatype_t *dtype, int peer, bool local)
 {
-    ca_op_t *op = add_op(s, CA_OP_SEND);
+    ca_op_t *op = add_op(s, kind);
 
     if (NULL != op) {
         op->buf = buf;
@@ -125,18 +125,16 @@ void ca_sched_send(ca_sched_t *s, ca_addr_t buf, size_t count, ompi_datatype_t *
     }
 }
 
+void ca_sched_send(ca_sched_t *s, ca_addr_t buf, size_t count, ompi_datatype_t *dtype, int peer,
+                   bool local)
+{
+    add_transfer(s, CA_OP_SEND, buf, count, dtype, peer, local);
+}
+
 void ca_sched_recv(ca_sched_t *s, ca_addr_t buf, size_t count, ompi_datatype_t *dtype, int peer,
                    bool local)
 {
-    ca_op_t *op = add_op(s, CA_OP_RECV);
-
-    if (NULL != op) {
-        op->buf = buf;
-        op->count = count;
-        op->dtype = dtype;
-        op->peer = peer;
-        op->local = local;
-    }
+    add_transfer(s, CA_OP_RECV, buf, count, dtype, peer, local);
 }
 
 void ca_sched_copy(ca_sched_t *s, ca_addr_t src, size_t scount, ompi_datatype_t *sdtype,
@@ -239,7 +237,7 @@ static void trace_op(ca_sched_t *s, int r, int i, double post, double done)
 /* Tracing: request n of round r has completed. */
 static void trace_request_done(ca_sched_t *s, int r, int n)
 {
-    trace_op(s, r, s->trace_op[n], s->trace_post[n], mca_coll_cloudaware_trace_now());
+    trace_op(s, r, s->trace_op[n], s->trace_post[n], mca_coll_cloudaware_now());
 }
 
 /* ---- running one round ----------------------------------------------------------------------- */
@@ -254,7 +252,7 @@ static int start_round(ca_sched_t *s, int r, ompi_request_t **reqs, int *nreqs)
     for (int i = s->round_start[r]; i < end; i++) {
         ca_op_t *op = &s->ops[i];
         char *dst = resolve(s, op->buf), *src;
-        double t0 = OPAL_UNLIKELY(s->trace.traced) ? mca_coll_cloudaware_trace_now() : 0.0;
+        double t0 = OPAL_UNLIKELY(s->trace.traced) ? mca_coll_cloudaware_now() : 0.0;
 
         if (CA_OP_COPY == op->kind) {
             src = resolve(s, op->src);
@@ -275,7 +273,7 @@ static int start_round(ca_sched_t *s, int r, ompi_request_t **reqs, int *nreqs)
             return rc;
         }
         if (OPAL_UNLIKELY(s->trace.traced)) {
-            trace_op(s, r, i, t0, mca_coll_cloudaware_trace_now());
+            trace_op(s, r, i, t0, mca_coll_cloudaware_now());
         }
     }
     /* Sends first, then receives (each in plan order, which keeps the matching order of two
@@ -301,7 +299,7 @@ static int start_round(ca_sched_t *s, int r, ompi_request_t **reqs, int *nreqs)
             }
             if (OPAL_UNLIKELY(s->trace.traced)) {
                 s->trace_op[n] = i;
-                s->trace.last = s->trace_post[n] = mca_coll_cloudaware_trace_now();
+                s->trace.last = s->trace_post[n] = mca_coll_cloudaware_now();
             }
             n++;
         }

@@ -66,6 +66,19 @@ static void cloudaware_module_destruct(mca_coll_cloudaware_module_t *m)
 OBJ_CLASS_INSTANCE(mca_coll_cloudaware_module_t, mca_coll_base_module_t,
                    cloudaware_module_construct, cloudaware_module_destruct);
 
+int mca_coll_cloudaware_agree_max(mca_coll_cloudaware_module_t *m,
+                                  struct ompi_communicator_t *comm, const double *in,
+                                  double *out, int n)
+{
+    int rc;
+
+    m->trial_depth++;
+    rc = m->previous.allreduce(in, out, n, MPI_DOUBLE, MPI_MAX, comm,
+                               m->previous.allreduce_module);
+    m->trial_depth--;
+    return rc;
+}
+
 int mca_coll_cloudaware_init_query(bool enable_progress_threads, bool enable_mpi_threads)
 {
     (void) enable_progress_threads;

@@ -261,7 +261,6 @@ static void inter_reduce_scatter(ca_sched_t *s, const void *sbuf, void *rbuf, co
 {
     int p = LSIZE(s), r = LRANK(s);
     size_t total = 0, stotal;
-    ptrdiff_t ext = ca_extent(dtype), at = 0;
     ca_addr_t whole = ca_user(NULL);
 
     for (int j = 0; j < p; j++) {
@@ -275,19 +274,7 @@ static void inter_reduce_scatter(ca_sched_t *s, const void *sbuf, void *rbuf, co
     }
     leader_reduce(s, sbuf, stotal, whole, total, dtype, op, 0 == r);
     ca_sched_round(s);
-    if (0 != r) {
-        ca_sched_recv(s, ca_user(rbuf), (size_t) (rcounts ? rcounts[r] : rcount), dtype, 0, true);
-        return;
-    }
-    for (int j = 0; j < p; j++) {
-        size_t n = (size_t) (rcounts ? rcounts[j] : rcount);
-        if (0 == j) {
-            ca_sched_copy(s, whole, n, dtype, ca_user(rbuf), n, dtype);
-        } else {
-            ca_sched_send(s, ca_off(whole, at), n, dtype, j, true);
-        }
-        at += (ptrdiff_t) n * ext;
-    }
+    ca_sched_scatter_blocks(s, whole, rbuf, rcounts, rcount, dtype, r, p, true);
 }
 
 int ca_build_inter_reduce_scatter(ca_sched_t *s, const void *sbuf, void *rbuf,

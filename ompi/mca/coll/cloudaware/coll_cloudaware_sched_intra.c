@@ -333,12 +333,31 @@ int ca_build_intra_alltoallw(ca_sched_t *s, const void *sbuf, const int *scounts
     return s->error;
 }
 
+void ca_sched_scatter_blocks(ca_sched_t *s, ca_addr_t whole, void *rbuf, const int *rcounts,
+                             int rcount, ompi_datatype_t *dtype, int r, int p, bool local)
+{
+    ptrdiff_t ext = ca_extent(dtype), at = 0;
+
+    if (0 != r) {
+        ca_sched_recv(s, ca_user(rbuf), (size_t) (rcounts ? rcounts[r] : rcount), dtype, 0, local);
+        return;
+    }
+    for (int j = 0; j < p; j++) {
+        size_t n = (size_t) (rcounts ? rcounts[j] : rcount);
+        if (0 == j) {
+            ca_sched_copy(s, whole, n, dtype, ca_user(rbuf), n, dtype);
+        } else {
+            ca_sched_send(s, ca_off(whole, at), n, dtype, j, local);
+        }
+        at += (ptrdiff_t) n * ext;
+    }
+}
+
 /* reduce_scatter(_block): rank-ordered reduction of the whole vector at rank 0, then scatter. */
 static void reduce_scatter_common(ca_sched_t *s, const void *sbuf, void *rbuf, const int *rcounts,
                                   int rcount, ompi_datatype_t *dtype, ompi_op_t *op)
 {
     int p = ompi_comm_size(s->comm), r = ompi_comm_rank(s->comm);
-    ptrdiff_t ext = ca_extent(dtype), at = 0;
     size_t total = 0;
     const void *in = (MPI_IN_PLACE == sbuf) ? rbuf : sbuf;
     ca_addr_t whole;
@@ -349,19 +368,7 @@ static void reduce_scatter_common(ca_sched_t *s, const void *sbuf, void *rbuf, c
     whole = (0 == r) ? ca_sched_tmp(s, total, dtype) : ca_user(NULL);
     linear_reduce(s, ca_user(in), whole, total, dtype, op, 0);
     ca_sched_round(s);
-    if (0 != r) {
-        ca_sched_recv(s, ca_user(rbuf), (size_t) (rcounts ? rcounts[r] : rcount), dtype, 0, false);
-        return;
-    }
-    for (int j = 0; j < p; j++) {
-        size_t n = (size_t) (rcounts ? rcounts[j] : rcount);
-        if (0 == j) {
-            ca_sched_copy(s, whole, n, dtype, ca_user(rbuf), n, dtype);
-        } else {
-            ca_sched_send(s, ca_off(whole, at), n, dtype, j, false);
-        }
-        at += (ptrdiff_t) n * ext;
-    }
+    ca_sched_scatter_blocks(s, whole, rbuf, rcounts, rcount, dtype, r, p, false);
 }
 
 int ca_build_intra_reduce_scatter(ca_sched_t *s, const void *sbuf, void *rbuf, const int *rcounts,

@@ -15,9 +15,9 @@
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_drift.h"
-#include "coll_cloudaware_exchange.h"
 #include "coll_cloudaware_rules.h"
 #include "coll_cloudaware_select.h"
+#include "coll_cloudaware_trace.h"
 #include "coll_cloudaware_trial.h"
 
 /* A module keeps at most this many plans; the oldest goes first. Applications use few distinct

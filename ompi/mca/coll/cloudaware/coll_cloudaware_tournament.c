@@ -56,6 +56,7 @@
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_exchange.h"
 #include "coll_cloudaware_tournament.h"
+#include "coll_cloudaware_trace.h"
 
 #include "ompi/mca/pml/pml.h"
 #include "ompi/request/request.h"

@@ -80,7 +80,7 @@ static struct {
     opal_mutex_t lock;
 } tr = { .dirfd = -1 };
 
-double mca_coll_cloudaware_trace_now(void)
+double mca_coll_cloudaware_now(void)
 {
     struct timespec ts;
 
@@ -212,7 +212,7 @@ static bool ensure_file(double earliest)
         return false;
     }
     /* Time 0 of the file and the wall clock then (aligns hosts: docs/trace-format.md). */
-    tr.origin = mca_coll_cloudaware_trace_now();
+    tr.origin = mca_coll_cloudaware_now();
     clock_gettime(CLOCK_REALTIME, &real);
     if (earliest < tr.origin) {   /* a record that started before now: time 0 moves back to it */
         double back = tr.origin - earliest;
@@ -348,7 +348,7 @@ void mca_coll_cloudaware_trace_describe(mca_coll_cloudaware_trace_call_t *t, con
     const cacore_plan_t *p = plan;
 
     OPAL_THREAD_LOCK(&tr.lock);
-    if (ensure_file(mca_coll_cloudaware_trace_now())) {
+    if (ensure_file(mca_coll_cloudaware_now())) {
         t->traced = true;
         t->owner = owner;
         t->coll = (uint8_t) coll;
@@ -367,7 +367,7 @@ void mca_coll_cloudaware_trace_call_start(mca_coll_cloudaware_trace_call_t *t,
     trace_comm_t *e;
 
     OPAL_THREAD_LOCK(&tr.lock);
-    if (ensure_file(mca_coll_cloudaware_trace_now()) && NULL != (e = comm_entry(t->owner, comm))) {
+    if (ensure_file(mca_coll_cloudaware_now()) && NULL != (e = comm_entry(t->owner, comm))) {
         t->comm = e->id;
         t->seq = e->seq++;
         t->call = tr.ncalls++;
@@ -375,12 +375,12 @@ void mca_coll_cloudaware_trace_call_start(mca_coll_cloudaware_trace_call_t *t,
         t->traced = false;
     }
     OPAL_THREAD_UNLOCK(&tr.lock);
-    t->start = t->last = mca_coll_cloudaware_trace_now();
+    t->start = t->last = mca_coll_cloudaware_now();
 }
 
 void mca_coll_cloudaware_trace_call_end(mca_coll_cloudaware_trace_call_t *t, int rc)
 {
-    double end = mca_coll_cloudaware_trace_now();
+    double end = mca_coll_cloudaware_now();
     trace_rec_t *r;
 
     OPAL_THREAD_LOCK(&tr.lock);

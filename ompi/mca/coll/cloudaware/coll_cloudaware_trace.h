@@ -47,8 +47,9 @@ typedef struct {
     double last;           /* the later of: the round's last post, the last completion */
 } mca_coll_cloudaware_trace_call_t;
 
-/* Seconds of CLOCK_MONOTONIC. */
-double mca_coll_cloudaware_trace_now(void);
+/* Seconds of CLOCK_MONOTONIC: the component's one clock (trace records, the live trial's and
+ * the drift check's times, calibration deadlines). */
+double mca_coll_cloudaware_now(void);
 
 /* Component open/close: opens nothing yet (the file is opened at the first record, when the
  * world rank is known); close writes what is left and, on world rank 0, DIR/hints.txt. */

@@ -9,24 +9,16 @@
 
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 #include "coll_cloudaware.h"
 #include "coll_cloudaware_cache.h"
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_pvars.h"
+#include "coll_cloudaware_trace.h"
 #include "coll_cloudaware_trial.h"
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
 
 /* Calls per variant for a trial of this plan: coll_cloudaware_trial_calls (checked to be
  * 0..CLOUDAWARE_TRIAL_MAX_CALLS when opened), more for short calls (coll_cloudaware_trial_time).
@@ -213,11 +205,11 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
         r = stored(m, t);
     }
     outcome = (int) r.outcome;
-    t->learn_s = now();
+    t->learn_s = mca_coll_cloudaware_now();
     m->trial_depth++;   /* calls the previous bcast makes to us are not trial calls */
     rc = m->previous.bcast(&outcome, 1, MPI_INT, 0, comm, m->previous.bcast_module);
     m->trial_depth--;
-    t->learn_s = now() - t->learn_s;
+    t->learn_s = mca_coll_cloudaware_now() - t->learn_s;
     if (OMPI_SUCCESS != rc
         || (CACORE_TRIAL_PLAN != outcome && CACORE_TRIAL_PREVIOUS != outcome
             && (CACORE_TRIAL_ALTERNATIVE != outcome || NULL == t->alternative)
@@ -267,7 +259,7 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
      * (docs/calibration.md, "Live trial": a barrier before each call changed which algorithm
      * measured fastest at 1 KiB). */
     m->trial_now = t;
-    t->start = now();
+    t->start = mca_coll_cloudaware_now();
     p = variant_plan(t, cacore_trial_variant(t->calls, t->per_variant, t->with));
     return p;
 }
@@ -317,19 +309,14 @@ static void list_variants(const mca_coll_cloudaware_trial_t *t, int mask, const 
     }
 }
 
-/* The slowest rank's in[0 .. n) on every rank, into out (MPI_MAX through the previous module's
- * allreduce, made at the same call on every rank); the time it took is added to *elapsed. */
+/* mca_coll_cloudaware_agree_max, its time added to *elapsed (the trial's cost, stated). */
 static int agree_max(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm,
                      const double *in, double *out, int n, double *elapsed)
 {
-    const double t0 = now();
-    int rc;
+    const double t0 = mca_coll_cloudaware_now();
+    const int rc = mca_coll_cloudaware_agree_max(m, comm, in, out, n);
 
-    m->trial_depth++;   /* calls the previous allreduce makes to us are not trial calls */
-    rc = m->previous.allreduce(in, out, n, MPI_DOUBLE, MPI_MAX, comm,
-                               m->previous.allreduce_module);
-    m->trial_depth--;
-    *elapsed += now() - t0;
+    *elapsed += mca_coll_cloudaware_now() - t0;
     return rc;
 }
 
@@ -416,7 +403,7 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     }
     n = t->per_variant;
     m->trial_now = NULL;
-    t->times[t->calls] = now() - t->start;
+    t->times[t->calls] = mca_coll_cloudaware_now() - t->start;
     t->calls++;
     v = cacore_trial_variant_count(t->with);
     i = (t->calls - 1) / n;       /* the variant of this call, and its calls so far */
@@ -467,9 +454,9 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     if (0 != ompi_comm_rank(comm)) {
         return;
     }
-    t_store = now();
+    t_store = mca_coll_cloudaware_now();
     store(m, t, &r);
-    t_store = now() - t_store;
+    t_store = mca_coll_cloudaware_now() - t_store;
     list_times(t, agreed, v * n, CACORE_TRIAL_RUN_PLAN, plan_times, sizeof(plan_times));
     list_times(t, agreed, v * n, CACORE_TRIAL_RUN_PREVIOUS, prev_times, sizeof(prev_times));
     alt[0] = peer[0] = '\0';
