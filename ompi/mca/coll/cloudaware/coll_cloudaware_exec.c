@@ -182,6 +182,26 @@ void ca_sched_reduce_in_order(ca_sched_t *s, const ca_addr_t *slots, int n, ca_a
     }
 }
 
+void ca_sched_scatter_blocks(ca_sched_t *s, ca_addr_t whole, void *rbuf, const int *rcounts,
+                             int rcount, ompi_datatype_t *dtype, int r, int p, bool local)
+{
+    ptrdiff_t ext = ca_extent(dtype), at = 0;
+
+    if (0 != r) {
+        ca_sched_recv(s, ca_user(rbuf), (size_t) (rcounts ? rcounts[r] : rcount), dtype, 0, local);
+        return;
+    }
+    for (int j = 0; j < p; j++) {
+        size_t n = (size_t) (rcounts ? rcounts[j] : rcount);
+        if (0 == j) {
+            ca_sched_copy(s, whole, n, dtype, ca_user(rbuf), n, dtype);
+        } else {
+            ca_sched_send(s, ca_off(whole, at), n, dtype, j, local);
+        }
+        at += (ptrdiff_t) n * ext;
+    }
+}
+
 /* Allocates the temporary area and sizes the per-round request array. */
 static int sched_finish(ca_sched_t *s)
 {

@@ -52,6 +52,14 @@ static inline ca_addr_t ca_off(ca_addr_t a, ptrdiff_t bytes)
     return a;
 }
 
+static inline ptrdiff_t ca_extent(ompi_datatype_t *dtype)
+{
+    ptrdiff_t lb, extent;
+
+    ompi_datatype_get_extent(dtype, &lb, &extent);
+    return extent;
+}
+
 typedef struct {
     uint8_t kind;          /* ca_op_kind_t */
     uint8_t level;         /* the plan step's level (tracing only) */
@@ -105,6 +113,12 @@ void ca_sched_reduce(ca_sched_t *s, ca_addr_t src, ca_addr_t dst, size_t count,
  * non-commutative ops): a copy and n-1 reductions in the current round. */
 void ca_sched_reduce_in_order(ca_sched_t *s, const ca_addr_t *slots, int n, ca_addr_t dst,
                               size_t count, ompi_datatype_t *dtype, ompi_op_t *op);
+/* Rank r of the p ranks of s->comm (of its local group when local: an intercommunicator) gets
+ * block r of the contiguous `whole` that rank 0 holds: block j is rcounts[j] elements of dtype
+ * (rcount each when rcounts is NULL); rank 0 copies its own into rbuf and sends the others, in
+ * the current round. */
+void ca_sched_scatter_blocks(ca_sched_t *s, ca_addr_t whole, void *rbuf, const int *rcounts,
+                             int rcount, ompi_datatype_t *dtype, int r, int p, bool local);
 
 /* ---- running --------------------------------------------------------------------------------- */
 /* Runs to completion and frees the schedule. */

@@ -104,14 +104,6 @@ CLOUDAWARE_FOREACH_SCHED(CA_DECLARE_BUILD)
 #undef CA_DECLARE_INTER_0
 #undef CA_DECLARE_INTER_1
 
-/* Rank r of the p ranks of s->comm (of its local group when local: an intercommunicator) gets
- * block r of the contiguous `whole` that rank 0 holds: block j is rcounts[j] elements of dtype
- * (rcount each when rcounts is NULL); rank 0 copies its own into rbuf and sends the others, in
- * the current round. Defined in coll_cloudaware_sched_intra.c; the intercommunicator
- * reduce_scatter uses it too. */
-void ca_sched_scatter_blocks(ca_sched_t *s, ca_addr_t whole, void *rbuf, const int *rcounts,
-                             int rcount, ompi_datatype_t *dtype, int r, int p, bool local);
-
 /* The schedule of collective `name` for s->comm: the intercommunicator builder on an
  * intercommunicator, the intracommunicator one otherwise. */
 #define CA_BUILD(name, intra_only, s, args) CA_BUILD_##intra_only(name, s, args)
@@ -151,14 +143,6 @@ int mca_coll_cloudaware_barrier_simple(struct ompi_communicator_t *comm,
 int mca_coll_cloudaware_reduce_local(const void *inbuf, void *inoutbuf, int count,
                                      struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                      mca_coll_base_module_t *module);
-
-static inline ptrdiff_t ca_extent(ompi_datatype_t *dtype)
-{
-    ptrdiff_t lb, extent;
-
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-    return extent;
-}
 
 END_C_DECLS
 
