@@ -5,7 +5,9 @@
 # MPI_COMM_WORLD (selected_on_world), on coll_base_verbose 100 output as Open MPI 5.0 writes it:
 # every rank's selection for MPI_COMM_WORLD and MPI_COMM_SELF, and one line where a rank's
 # message is cut off by another rank's "new communicator: MPI_COMM_WORLD" (seen in a real run:
-# the old parser then counted the first rank's MPI_COMM_SELF module, self, as its world module).
+# the old parser then counted the first rank's MPI_COMM_SELF module, self, as its world module),
+# and one where a rank's message is cut off inside its "[host:pid]" prefix (seen in a 5.0 run: the
+# old parser took "calab-h0:2737[calab-h7:27359" for a process and missed calab-h7:27359's world).
 # And its model check (model_check) over the untimed first run, which is two jobs (short sizes,
 # then long ones): each job's trials with that job's own predictions (the old parser kept only
 # the first job's process and dropped every trial of the second); and a trial with the
@@ -42,6 +44,11 @@ lines += block(b, "MPI_COMM_WORLD", world)[1:]
 lines += block(b, "MPI_COMM_SELF", self_)
 sel = compare.selected_on_world("\n".join(lines) + "\n")
 assert sel == {a: ("han", 35), b: ("han", 35)}, sel
+# a message cut off inside its prefix, followed by another rank's selection for MPI_COMM_WORLD
+c = "calab-h7:27359"
+cut = ["[calab-h0:2737" + block(c, "MPI_COMM_WORLD", world)[0]] + block(c, "MPI_COMM_WORLD", world)[1:]
+sel = compare.selected_on_world("\n".join(lines + cut + block(c, "MPI_COMM_SELF", self_)) + "\n")
+assert sel == {a: ("han", 35), b: ("han", 35), c: ("han", 35)}, sel
 # libnbc never counts (it provides only the non-blocking collectives); disabled modules neither
 sel = compare.selected_on_world("\n".join(block(a, "MPI_COMM_WORLD", [("basic", 10, "Enabled"),
                                                                      ("libnbc", 90, "Enabled"),
