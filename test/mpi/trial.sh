@@ -24,7 +24,7 @@
 #      section 6 keeps it on, so every collective and coll_check also run tuned's algorithms
 #      through the executor).
 # Which variant wins here is not asserted: shared memory decides that, and it may go either way;
-# the lab test (test/lab/collectives.sh) asserts the previous module winning over a wrong model.
+# the lab test test/lab/trial.sh asserts the previous module winning over a wrong model.
 . "${TEST_SRCDIR:-.}/mpitest.sh" || exit 99
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cloudaware-trial.XXXXXX")
