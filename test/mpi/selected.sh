@@ -9,6 +9,9 @@ ca_mpirun 4 --mca coll cloudaware,basic,libnbc --mca coll_cloudaware_min_nodes 1
     --mca coll_cloudaware_verbose 50 "$TEST_BUILDDIR/coll_check" || fail "coll_check failed"
 expect_in_log "coll_check: 4 ranks, .* 0 failures"
 expect_in_log "coll:cloudaware: selected for MPI_COMM_WORLD .*overriding (blocking, nonblocking and persistent): bcast reduce allreduce gather scatter allgather"
+# coll_check's "preferred" communicator names basic in ompi_comm_coll_preference, as han names the
+# components of its sub-communicators: no plans there.
+expect_in_log "coll:cloudaware: declining .*: its creator asked for other components (info ompi_comm_coll_preference \"basic\")"
 # Per-call lines prove the calls went through cloudaware's dispatch.
 for coll in bcast reduce allreduce gather scatter allgather; do
     expect_in_log "coll:cloudaware: $coll of [0-9]* bytes"

@@ -497,6 +497,32 @@ START_TEST(policy_min_gain_and_bad_input)
 }
 END_TEST
 
+// Which communicators the component plans on: Open MPI's "ompi_comm_coll_preference" as its coll
+// base reads it (split at commas, empty names dropped, "^" starts the excluded part).
+START_TEST(policy_comm_preference)
+{
+    const struct {
+        const char *preference;
+        int admits;
+    } cases[] = {
+        // han's sub-communicators (Open MPI 5.0's coll_han_subcomms.c): someone else's collectives.
+        {"libnbc,^han", 0}, {"tuned,^han", 0}, {"han", 0},
+        // Only exclusions, or this component named in the include part: plan.
+        {"^han", 1}, {"tuned,cloudaware,^han", 1}, {"cloudaware", 1}, {"", 1}, {",,", 1},
+        {",cloudaware,", 1},
+        // Named after the first "^": excluded (Open MPI drops it before asking), not included.
+        {"tuned,^han,cloudaware", 0},
+        // Whole names only, no trimming (Open MPI does not trim either).
+        {"cloudaware2", 0}, {"tuned, cloudaware", 0},
+    };
+    for (const auto &c : cases) {
+        ck_assert_msg(cacore_preference_admits(c.preference, "cloudaware") == c.admits,
+                      "\"%s\": expected %d", c.preference, c.admits);
+    }
+    ck_assert_int_eq(cacore_preference_admits(nullptr, "cloudaware"), 1);
+}
+END_TEST
+
 int main()
 {
     Suite *s = suite_create("decide");
@@ -516,6 +542,7 @@ int main()
     tcase_add_test(tc, policy_peer);
     tcase_add_test(tc, policy_noncommutative);
     tcase_add_test(tc, policy_min_gain_and_bad_input);
+    tcase_add_test(tc, policy_comm_preference);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

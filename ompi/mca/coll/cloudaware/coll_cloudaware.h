@@ -143,6 +143,10 @@ typedef struct mca_coll_cloudaware_module_t {
     struct mca_coll_cloudaware_plancache_t *plancache;   /* coll_cloudaware_select.c */
     struct mca_coll_cloudaware_trial_t *trial_now;   /* the trial whose call runs now (trial.c) */
     int trial_depth;               /* blocking calls running (nested: previous modules call ours) */
+    unsigned in_previous;          /* CLOUDAWARE_PREVIOUS_BIT of each collective whose previous
+                                      provider cloudaware is running now */
+    unsigned reentered;            /* the same bits: collectives whose previous provider called
+                                      back into cloudaware (said once, at verbose 1) */
     struct mca_coll_cloudaware_drift_t *drift_now;   /* the timed plan call running now (drift.c) */
     unsigned char *drift_pairs;    /* node pairs to measure again at the next collective, or NULL */
     double drift_last;             /* when this communicator last tried to recalibrate; 0 never */
@@ -150,6 +154,13 @@ typedef struct mca_coll_cloudaware_module_t {
 } mca_coll_cloudaware_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_cloudaware_module_t);
+
+/* While cloudaware runs a collective's previous provider, that collective's bit is set in
+ * m->in_previous. A call of the same collective reaching cloudaware meanwhile comes from inside
+ * that provider, which called the communicator's function table back (Open MPI 4.1's han does
+ * where it cannot serve a communicator, expecting to be the top component): it runs
+ * cloudaware's simple schedule (coll_cloudaware_sched.h), as the provider again would loop. */
+#define CLOUDAWARE_PREVIOUS_BIT(coll) (1u << (unsigned) (coll))
 
 /* coll_cloudaware_module.c */
 int mca_coll_cloudaware_init_query(bool enable_progress_threads, bool enable_mpi_threads);

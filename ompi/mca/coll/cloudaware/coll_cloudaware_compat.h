@@ -18,6 +18,8 @@
  *    moved opal/threads/mutex.h to opal/mca/threads/mutex.h;
  *  - opal_get_proc_hostname() hands out the proc's own cached string on 4.1 but a fresh copy the
  *    caller must free on 5.0: mca_coll_cloudaware_proc_hostname() returns a copy on both;
+ *  - opal_info_get() fills the caller's buffer on 4.1 but hands out an opal_cstring_t on 5.0:
+ *    mca_coll_cloudaware_comm_info() copies a communicator's info value on both;
  *  - the load-time check that the Open MPI running the job is the major.minor the component was
  *    built for (the MCA loader does not check it: both generations use MCA base 2.1.0).
  */
@@ -33,6 +35,7 @@
 #include "mpi.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/mca/coll/coll.h"
+#include "opal/util/info.h"
 #include "opal/util/proc.h"
 
 #if OMPI_MAJOR_VERSION == 4 && OMPI_MINOR_VERSION == 1
@@ -51,6 +54,19 @@ static inline char *mca_coll_cloudaware_proc_hostname(const opal_proc_t *proc)
     const char *h = opal_get_proc_hostname(proc);
 
     return strdup(NULL == h ? "" : h);
+}
+/* comm's info value for key in buf (cut to len - 1 characters), or false when comm has none. */
+static inline bool mca_coll_cloudaware_comm_info(ompi_communicator_t *comm, const char *key,
+                                                 char *buf, int len)
+{
+    int flag = 0;
+
+    if (NULL == comm->super.s_info || len < 2
+        || OPAL_SUCCESS != opal_info_get(comm->super.s_info, key, len - 1, buf, &flag)) {
+        return false;
+    }
+    buf[len - 1] = '\0';
+    return 0 != flag;
 }
 #elif OMPI_MAJOR_VERSION == 5 && OMPI_MINOR_VERSION == 0
 #define CLOUDAWARE_COLL_BASE_VERSION MCA_COLL_BASE_VERSION_2_4_0
@@ -74,6 +90,22 @@ static inline uint32_t ompi_comm_get_cid(const ompi_communicator_t *comm)
 static inline char *mca_coll_cloudaware_proc_hostname(const opal_proc_t *proc)
 {
     return opal_get_proc_hostname(proc);
+}
+/* comm's info value for key in buf (cut to len - 1 characters), or false when comm has none. */
+static inline bool mca_coll_cloudaware_comm_info(ompi_communicator_t *comm, const char *key,
+                                                 char *buf, int len)
+{
+    opal_cstring_t *value = NULL;
+    int flag = 0;
+
+    if (NULL == comm->super.s_info || len < 1
+        || OPAL_SUCCESS != opal_info_get(comm->super.s_info, key, &value, &flag) || !flag
+        || NULL == value) {
+        return false;
+    }
+    snprintf(buf, (size_t) len, "%s", value->string);
+    OBJ_RELEASE(value);
+    return true;
 }
 #else
 #error "coll/cloudaware builds against Open MPI 4.1.x and 5.0.x only (docs/ompi-versions.md)"

@@ -17,6 +17,7 @@
 #include "coll_cloudaware_drift.h"
 #include "coll_cloudaware_plan.h"
 #include "coll_cloudaware_pvars.h"
+#include "coll_cloudaware_sched.h"
 #include "coll_cloudaware_select.h"
 #include "coll_cloudaware_trace.h"
 #include "coll_cloudaware_trial.h"
@@ -140,13 +141,20 @@ static int previous_traced(mca_coll_cloudaware_module_t *m, struct ompi_communic
     return rc;
 }
 
-/* The previous provider of one collective in the form `how` (timed when tracing: each _any
- * function has the call's description `call` and a `t0`). */
-#define PREVIOUS(name, how, args)                                                               \
-    (OPAL_LIKELY(!mca_coll_cloudaware_trace_active)                                             \
-         ? PREVIOUS_CALL(name, how, args)                                                       \
-         : (t0 = mca_coll_cloudaware_now(),                                                     \
-            previous_traced(m, comm, &call, how, t0, PREVIOUS_CALL(name, how, args))))
+/* The previous provider of one collective in the form `how`, with the collective's bit set in
+ * m->in_previous while it runs (timed when tracing: each _any function has the call's
+ * description `call`, a `t0` and an `rc`). */
+#define RETURN_PREVIOUS(name, how, args)                                                        \
+    do {                                                                                        \
+        const unsigned in_previous = m->in_previous;                                            \
+        m->in_previous |= CLOUDAWARE_PREVIOUS_BIT(call.coll);                                   \
+        rc = OPAL_LIKELY(!mca_coll_cloudaware_trace_active)                                     \
+                 ? PREVIOUS_CALL(name, how, args)                                               \
+                 : (t0 = mca_coll_cloudaware_now(),                                             \
+                    previous_traced(m, comm, &call, how, t0, PREVIOUS_CALL(name, how, args)));  \
+        m->in_previous = in_previous;                                                           \
+        return rc;                                                                              \
+    } while (0)
 #define PREVIOUS_CALL(name, how, ...)                                                           \
     ((CA_RUN_BLOCKING == (how))                                                                 \
          ? m->previous.name(__VA_ARGS__, comm, m->previous.name##_module)                       \
@@ -155,17 +163,41 @@ static int previous_traced(mca_coll_cloudaware_module_t *m, struct ompi_communic
                : m->previous.name##_init(__VA_ARGS__, comm, info, request,                      \
                                           m->previous.name##_init_module))
 
-/* The three entry points of one collective, all through name##_any(). A blocking call may be a
+/* Whether this call of collective `coll` comes from inside its own previous provider
+ * (CLOUDAWARE_PREVIOUS_BIT); said once per communicator and collective. */
+static bool reentered(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm,
+                      cacore_coll_t coll)
+{
+    if (0 == (m->in_previous & CLOUDAWARE_PREVIOUS_BIT(coll))) {
+        return false;
+    }
+    if (0 == (m->reentered & CLOUDAWARE_PREVIOUS_BIT(coll))) {
+        m->reentered |= CLOUDAWARE_PREVIOUS_BIT(coll);
+        opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, mca_coll_cloudaware_component.output,
+                            "coll:cloudaware: the previous provider of %s on %s (cid %d) called "
+                            "cloudaware's %s back; such calls run cloudaware's simple schedule",
+                            cacore_coll_name(coll), comm->c_name, ompi_comm_get_cid(comm),
+                            cacore_coll_name(coll));
+    }
+    return true;
+}
+
+/* The three entry points of one collective, all through name##_any() unless the call comes
+ * from inside the collective's own previous provider (reentered(): the simple schedule of that
+ * form, coll_cloudaware_sched.h). A blocking call may be a
  * call of a live trial: trial_begin() and trial_end() bracket it (coll_cloudaware_trial.h); a
  * blocking call run as a plan may be timed for drift detection: drift_end() stops its clock
  * (coll_cloudaware_drift.h). */
-#define ENTRY_POINTS(name, PARAMS, args)                                                        \
+#define ENTRY_POINTS(name, id, PARAMS, args)                                                    \
     int mca_coll_cloudaware_##name(PARAMS, struct ompi_communicator_t *comm,                    \
                                    mca_coll_base_module_t *module)                              \
     {                                                                                           \
         mca_coll_cloudaware_module_t *m = (mca_coll_cloudaware_module_t *) module;              \
         int rc;                                                                                 \
                                                                                                 \
+        if (OPAL_UNLIKELY(reentered(m, comm, id))) {                                            \
+            return mca_coll_cloudaware_##name##_simple(args, comm, module);                     \
+        }                                                                                       \
         mca_coll_cloudaware_trial_begin(m);                                                     \
         rc = name##_any(args, comm, CA_RUN_BLOCKING, NULL, NULL, m);                            \
         mca_coll_cloudaware_drift_end(m, comm);                                                 \
@@ -176,6 +208,9 @@ static int previous_traced(mca_coll_cloudaware_module_t *m, struct ompi_communic
                                             ompi_request_t **request,                           \
                                             mca_coll_base_module_t *module)                     \
     {                                                                                           \
+        if (OPAL_UNLIKELY(reentered((mca_coll_cloudaware_module_t *) module, comm, id))) {      \
+            return mca_coll_cloudaware_i##name(args, comm, request, module);                    \
+        }                                                                                       \
         return name##_any(args, comm, CA_RUN_NONBLOCKING, NULL, request,                        \
                           (mca_coll_cloudaware_module_t *) module);                             \
     }                                                                                           \
@@ -184,6 +219,9 @@ static int previous_traced(mca_coll_cloudaware_module_t *m, struct ompi_communic
                                                   ompi_request_t **request,                     \
                                                   mca_coll_base_module_t *module)               \
     {                                                                                           \
+        if (OPAL_UNLIKELY(reentered((mca_coll_cloudaware_module_t *) module, comm, id))) {      \
+            return mca_coll_cloudaware_##name##_init(args, comm, info, request, module);        \
+        }                                                                                       \
         return name##_any(args, comm, CA_RUN_PERSISTENT, info, request,                         \
                           (mca_coll_cloudaware_module_t *) module);                             \
     }
@@ -198,13 +236,14 @@ static int bcast_any(CLOUDAWARE_PARAMS_BCAST, ANY_ARGS)
     mca_coll_cloudaware_call_t call = describe(CACORE_COLL_BCAST, root, count, datatype, NULL);
     const cacore_plan_t *plan = choose(m, comm, &call, how);
     double t0;
+    int rc;
 
     if (NULL != plan) {
         return run(m, &call, plan, NULL, NULL, buff, count, datatype, NULL, comm, how, request);
     }
-    return PREVIOUS(bcast, how, BCAST_ARGS);
+    RETURN_PREVIOUS(bcast, how, BCAST_ARGS);
 }
-ENTRY_POINTS(bcast, CLOUDAWARE_PARAMS_BCAST, BCAST_ARGS)
+ENTRY_POINTS(bcast, CACORE_COLL_BCAST, CLOUDAWARE_PARAMS_BCAST, BCAST_ARGS)
 
 #define REDUCE_ARGS sbuf, rbuf, count, dtype, op, root
 static int reduce_any(CLOUDAWARE_PARAMS_REDUCE, ANY_ARGS)
@@ -212,13 +251,14 @@ static int reduce_any(CLOUDAWARE_PARAMS_REDUCE, ANY_ARGS)
     mca_coll_cloudaware_call_t call = describe(CACORE_COLL_REDUCE, root, count, dtype, op);
     const cacore_plan_t *plan = choose(m, comm, &call, how);
     double t0;
+    int rc;
 
     if (NULL != plan) {
         return run(m, &call, plan, NULL, sbuf, rbuf, count, dtype, op, comm, how, request);
     }
-    return PREVIOUS(reduce, how, REDUCE_ARGS);
+    RETURN_PREVIOUS(reduce, how, REDUCE_ARGS);
 }
-ENTRY_POINTS(reduce, CLOUDAWARE_PARAMS_REDUCE, REDUCE_ARGS)
+ENTRY_POINTS(reduce, CACORE_COLL_REDUCE, CLOUDAWARE_PARAMS_REDUCE, REDUCE_ARGS)
 
 #define ALLREDUCE_ARGS sbuf, rbuf, count, dtype, op
 static int allreduce_any(CLOUDAWARE_PARAMS_ALLREDUCE, ANY_ARGS)
@@ -226,13 +266,14 @@ static int allreduce_any(CLOUDAWARE_PARAMS_ALLREDUCE, ANY_ARGS)
     mca_coll_cloudaware_call_t call = describe(CACORE_COLL_ALLREDUCE, -1, count, dtype, op);
     const cacore_plan_t *plan = choose(m, comm, &call, how);
     double t0;
+    int rc;
 
     if (NULL != plan) {
         return run(m, &call, plan, NULL, sbuf, rbuf, count, dtype, op, comm, how, request);
     }
-    return PREVIOUS(allreduce, how, ALLREDUCE_ARGS);
+    RETURN_PREVIOUS(allreduce, how, ALLREDUCE_ARGS);
 }
-ENTRY_POINTS(allreduce, CLOUDAWARE_PARAMS_ALLREDUCE, ALLREDUCE_ARGS)
+ENTRY_POINTS(allreduce, CACORE_COLL_ALLREDUCE, CLOUDAWARE_PARAMS_ALLREDUCE, ALLREDUCE_ARGS)
 
 /* The root describes a gather by its receive side, the others by their send side: equal in
  * bytes by MPI's type-matching rules. */
@@ -248,9 +289,10 @@ static int gather_any(CLOUDAWARE_PARAMS_GATHER, ANY_ARGS)
         : describe(CACORE_COLL_GATHER, root, scount, sdtype, NULL);
     const cacore_plan_t *plan = choose(m, comm, &call, how);
     double t0;
+    int rc;
 
     if (NULL == plan) {
-        return PREVIOUS(gather, how, GATHER_ARGS);
+        RETURN_PREVIOUS(gather, how, GATHER_ARGS);
     }
     if (!is_root) {
         return run(m, &call, plan, NULL, sbuf, NULL, scount, sdtype, NULL, comm, how, request);
@@ -261,7 +303,7 @@ static int gather_any(CLOUDAWARE_PARAMS_GATHER, ANY_ARGS)
     }
     return run(m, &call, plan, NULL, sbuf, rbuf, rcount, rdtype, NULL, comm, how, request);
 }
-ENTRY_POINTS(gather, CLOUDAWARE_PARAMS_GATHER, GATHER_ARGS)
+ENTRY_POINTS(gather, CACORE_COLL_GATHER, CLOUDAWARE_PARAMS_GATHER, GATHER_ARGS)
 
 #define SCATTER_ARGS sbuf, scount, sdtype, rbuf, rcount, rdtype, root
 static int scatter_any(CLOUDAWARE_PARAMS_SCATTER, ANY_ARGS)
@@ -275,9 +317,10 @@ static int scatter_any(CLOUDAWARE_PARAMS_SCATTER, ANY_ARGS)
         : describe(CACORE_COLL_SCATTER, root, rcount, rdtype, NULL);
     const cacore_plan_t *plan = choose(m, comm, &call, how);
     double t0;
+    int rc;
 
     if (NULL == plan) {
-        return PREVIOUS(scatter, how, SCATTER_ARGS);
+        RETURN_PREVIOUS(scatter, how, SCATTER_ARGS);
     }
     if (!is_root) {
         return run(m, &call, plan, NULL, NULL, rbuf, rcount, rdtype, NULL, comm, how, request);
@@ -288,7 +331,7 @@ static int scatter_any(CLOUDAWARE_PARAMS_SCATTER, ANY_ARGS)
     }
     return run(m, &call, plan, NULL, sbuf, rbuf, scount, sdtype, NULL, comm, how, request);
 }
-ENTRY_POINTS(scatter, CLOUDAWARE_PARAMS_SCATTER, SCATTER_ARGS)
+ENTRY_POINTS(scatter, CACORE_COLL_SCATTER, CLOUDAWARE_PARAMS_SCATTER, SCATTER_ARGS)
 
 #define ALLGATHER_ARGS sbuf, scount, sdtype, rbuf, rcount, rdtype
 static int allgather_any(CLOUDAWARE_PARAMS_ALLGATHER, ANY_ARGS)
@@ -296,11 +339,12 @@ static int allgather_any(CLOUDAWARE_PARAMS_ALLGATHER, ANY_ARGS)
     mca_coll_cloudaware_call_t call = describe(CACORE_COLL_ALLGATHER, -1, rcount, rdtype, NULL);
     const cacore_plan_t *plan = choose(m, comm, &call, how);
     double t0;
+    int rc;
     own_copy_t copy = { sbuf, scount, sdtype, rank_block(rbuf, ompi_comm_rank(comm), rcount, rdtype),
                         rcount, rdtype };
 
     if (NULL == plan) {
-        return PREVIOUS(allgather, how, ALLGATHER_ARGS);
+        RETURN_PREVIOUS(allgather, how, ALLGATHER_ARGS);
     }
     if (MPI_IN_PLACE != sbuf && !same_sides(scount, sdtype, rcount, rdtype)) {
         return run(m, &call, plan, &copy, MPI_IN_PLACE, rbuf, rcount, rdtype, NULL, comm, how,
@@ -308,4 +352,4 @@ static int allgather_any(CLOUDAWARE_PARAMS_ALLGATHER, ANY_ARGS)
     }
     return run(m, &call, plan, NULL, sbuf, rbuf, rcount, rdtype, NULL, comm, how, request);
 }
-ENTRY_POINTS(allgather, CLOUDAWARE_PARAMS_ALLGATHER, ALLGATHER_ARGS)
+ENTRY_POINTS(allgather, CACORE_COLL_ALLGATHER, CLOUDAWARE_PARAMS_ALLGATHER, ALLGATHER_ARGS)

@@ -32,6 +32,8 @@ static void cloudaware_module_construct(mca_coll_cloudaware_module_t *m)
     m->plancache = NULL;
     m->trial_now = NULL;
     m->trial_depth = 0;
+    m->in_previous = 0;
+    m->reentered = 0;
     m->drift_now = NULL;
     m->drift_pairs = NULL;
     m->drift_last = 0.0;
@@ -70,11 +72,14 @@ int mca_coll_cloudaware_agree_max(mca_coll_cloudaware_module_t *m,
                                   struct ompi_communicator_t *comm, const double *in,
                                   double *out, int n)
 {
+    const unsigned in_previous = m->in_previous;
     int rc;
 
     m->trial_depth++;
+    m->in_previous |= CLOUDAWARE_PREVIOUS_BIT(CACORE_COLL_ALLREDUCE);
     rc = m->previous.allreduce(in, out, n, MPI_DOUBLE, MPI_MAX, comm,
                                m->previous.allreduce_module);
+    m->in_previous = in_previous;
     m->trial_depth--;
     return rc;
 }
@@ -120,19 +125,23 @@ static void install_simple(mca_coll_cloudaware_module_t *m, struct ompi_communic
 }
 
 /* Every test here depends only on values identical on all ranks of comm (the communicator's
- * kind and size, the node set, MCA parameters set the same for the job), so all ranks decide
+ * kind and size, the node set, MCA parameters set the same for the job, the info key
+ * ompi_comm_coll_preference, which Open MPI's own selection reads as well), so all ranks decide
  * alike: a module selected on some ranks only would hang the collectives.
  *
  * A module is returned for every communicator unless the component is disabled (priority < 0,
  * which Open MPI itself treats as "not available"). Where cloud-aware plans make no sense
- * (intercommunicator, too few ranks or nodes) the module is fill-only: it answers just the
- * collectives no other selected component provides, so `--mca coll cloudaware,basic` works. */
+ * (intercommunicator, too few ranks or nodes, a communicator whose creator named the components
+ * it wants and not this one: han's sub-communicators, whose collectives han has chosen and times
+ * as its own) the module is fill-only: it answers just the collectives no other selected
+ * component provides, so `--mca coll cloudaware,basic` works. */
 mca_coll_base_module_t *mca_coll_cloudaware_comm_query(struct ompi_communicator_t *comm,
                                                        int *priority)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     mca_coll_cloudaware_module_t *m;
     const char *why = NULL;
+    char preference[128], asked[256];
     int num_nodes = 0;
 
     if (c->priority < 0) {
@@ -140,6 +149,12 @@ mca_coll_base_module_t *mca_coll_cloudaware_comm_query(struct ompi_communicator_
     }
     if (OMPI_COMM_IS_INTER(comm)) {
         why = "intercommunicator";
+    } else if (mca_coll_cloudaware_comm_info(comm, "ompi_comm_coll_preference", preference,
+                                             sizeof(preference))
+               && !cacore_preference_admits(preference, "cloudaware")) {
+        snprintf(asked, sizeof(asked), "its creator asked for other components (info "
+                 "ompi_comm_coll_preference \"%s\")", preference);
+        why = asked;
     } else if (ompi_comm_size(comm) < c->min_comm_size) {
         why = "fewer ranks than coll_cloudaware_min_comm_size";
     } else {

@@ -199,6 +199,7 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0 };
     char also[1024];
+    unsigned in_previous;
     int outcome, rc;
 
     if (0 == ompi_comm_rank(comm)) {
@@ -207,7 +208,10 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
     outcome = (int) r.outcome;
     t->learn_s = mca_coll_cloudaware_now();
     m->trial_depth++;   /* calls the previous bcast makes to us are not trial calls */
+    in_previous = m->in_previous;
+    m->in_previous |= CLOUDAWARE_PREVIOUS_BIT(CACORE_COLL_BCAST);
     rc = m->previous.bcast(&outcome, 1, MPI_INT, 0, comm, m->previous.bcast_module);
+    m->in_previous = in_previous;
     m->trial_depth--;
     t->learn_s = mca_coll_cloudaware_now() - t->learn_s;
     if (OMPI_SUCCESS != rc

@@ -17,6 +17,7 @@
 #include "names.hpp"
 #include "pair_store.hpp"
 #include "planner.hpp"
+#include "preference.hpp"
 #include "rules.hpp"
 #include "simulate.hpp"
 #include "trace_analysis.hpp"
@@ -453,6 +454,12 @@ cacore_status_t cacore_decide(const cacore_matrix_t *m, int nranks, const int *r
         (dec.run_peer ? out->plan : out->peer) = peer.release();
         (dec.run_plan ? out->plan : out->declined) = plan.release();
     });
+}
+
+int cacore_preference_admits(const char *preference, const char *component)
+{
+    return preference == nullptr || component == nullptr ||
+           cacore::preference_admits(preference, component);
 }
 
 cacore_coll_t cacore_plan_coll(const cacore_plan_t *p) { return p ? p->p.coll : CACORE_COLL_COUNT; }

@@ -411,6 +411,12 @@ cacore_status_t cacore_decide(const cacore_matrix_t *m, int nranks, const int *r
                               const cacore_decide_input_t *in, cacore_decision_t *out,
                               char *err, size_t errlen);
 
+/* Whether `component` plans on a communicator whose creator set Open MPI's info key
+ * "ompi_comm_coll_preference" to `preference` (core/preference.cpp): 1 when the list's include
+ * part is empty or names the component, 0 when it names only others — han's sub-communicators
+ * ("libnbc,^han", "tuned,^han", "han") ask for the components han runs there. */
+int cacore_preference_admits(const char *preference, const char *component);
+
 /* ---- Cache entries (docs/calibration.md, "Cache") -------------------------------------------
  * DIR/cloudaware-<16 hex digits of the node-set key>.matrix: an ordinary matrix file whose host
  * list is exactly the node set. The component opens the directory and the files (safely); these
