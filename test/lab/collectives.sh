@@ -34,7 +34,7 @@ work=$(mktemp -d /tmp/lab-collectives.XXXXXX)
 
 say() { printf 'lab-collectives: %s\n' "$*"; }
 fail() {
-    grep -v "coll:cloudaware: [a-z_]* of [0-9]* bytes" "$log" | tail -n 30
+    grep -av "coll:cloudaware: [a-z_]* of [0-9]* bytes" "$log" | tail -n 30
     printf 'lab-collectives: FAIL: %s\n' "$*" >&2
     exit 1
 }
@@ -62,26 +62,26 @@ job() {   # mpirun args... -- program args
 say "coll_check with plans from the lab's matrix"
 job --mca coll_cloudaware_matrix_file "$("$lab" matrix --loaded)" --mca coll_cloudaware_min_gain 0 \
     --mca coll_cloudaware_verbose 10 -- "$mpi_dir/coll_check" --all-roots || fail "coll_check"
-grep -q "coll_check: 7 ranks, .* 0 failures" "$log" || fail "coll_check results"
-grep -q "selected for MPI_COMM_WORLD (cid 0, 7 ranks, 4 nodes)" "$log" || fail "not 4 nodes"
+grep -aq "coll_check: 7 ranks, .* 0 failures" "$log" || fail "coll_check results"
+grep -aq "selected for MPI_COMM_WORLD (cid 0, 7 ranks, 4 nodes)" "$log" || fail "not 4 nodes"
 for coll in bcast reduce allreduce gather scatter allgather; do
-    grep -q "coll:cloudaware: $coll of [0-9]* bytes: .*predicted" "$log" || fail "no plan for $coll"
+    grep -aq "coll:cloudaware: $coll of [0-9]* bytes: .*predicted" "$log" || fail "no plan for $coll"
 done
-say "ok: $(grep -o 'coll_check: .*' "$log")"
+say "ok: $(grep -ao 'coll_check: .*' "$log")"
 
 say "nbc_check (nonblocking, persistent, MPI_COMM_SELF, intercommunicator)"
 job --mca coll_cloudaware_matrix_file "$("$lab" matrix --loaded)" --mca coll_cloudaware_min_gain 0 \
     -- "$mpi_dir/nbc_check" || fail "nbc_check"
-grep -q "nbc_check: 7 ranks, .* 0 failures" "$log" || fail "nbc_check results"
-say "ok: $(grep -o 'nbc_check: .*' "$log")"
+grep -aq "nbc_check: 7 ranks, .* 0 failures" "$log" || fail "nbc_check results"
+say "ok: $(grep -ao 'nbc_check: .*' "$log")"
 
 say "calibration by measurement, then coll_check --quick"
 job --mca coll_cloudaware_calibrate_bandwidth_bytes 262144 --mca coll_cloudaware_verbose 10 \
     -- "$mpi_dir/coll_check" --quick || fail "coll_check after calibration"
-grep -q "coll_check: 7 ranks, .* 0 failures" "$log" || fail "coll_check results after calibration"
-grep -q "calibration summary for MPI_COMM_WORLD: 4 nodes, 6 of 6 pairs measured" "$log" \
+grep -aq "coll_check: 7 ranks, .* 0 failures" "$log" || fail "coll_check results after calibration"
+grep -aq "calibration summary for MPI_COMM_WORLD: 4 nodes, 6 of 6 pairs measured" "$log" \
     || fail "no calibration of the 4 hosts"
-say "ok: $(grep -o 'calibration summary for MPI_COMM_WORLD.*' "$log" | head -n 1)"
+say "ok: $(grep -ao 'calibration summary for MPI_COMM_WORLD.*' "$log" | head -n 1)"
 say "plans relayed around the bad pair 3 -> 0, coll_check --quick"
 # Host 3's row of the configured matrix: its first rate (to host 0) 10x lower, so that the detour
 # through a third host takes less than half the direct time (the relay rule); the real link stays
@@ -93,12 +93,12 @@ printf 'cloudaware-rules 2\n*  1  0  ring\ngather  1  0  linear\nscatter  1  0  
     >"$work/relay.rules"
 job --mca coll_cloudaware_matrix_file "$work/badlink.matrix" --mca coll_cloudaware_rules_file "$work/relay.rules" \
     --mca coll_cloudaware_verbose 10 -- "$mpi_dir/coll_check" --quick || fail "coll_check with relays"
-grep -q "coll_check: 7 ranks, .* 0 failures" "$log" || fail "coll_check results with relays"
+grep -aq "coll_check: 7 ranks, .* 0 failures" "$log" || fail "coll_check results with relays"
 for coll in allreduce gather; do
-    grep -q "coll:cloudaware: $coll of [0-9]* bytes: .* relay 3->[04] via [0-9]" "$log" \
+    grep -aq "coll:cloudaware: $coll of [0-9]* bytes: .* relay 3->[04] via [0-9]" "$log" \
         || fail "no relayed plan for $coll"
 done
-say "ok: $(grep -o 'coll_check: .*' "$log"), $(grep -c 'bytes: .* relay 3->' "$log") relayed plans"
+say "ok: $(grep -ao 'coll_check: .*' "$log"), $(grep -ac 'bytes: .* relay 3->' "$log") relayed plans"
 
 say "above han: han's sub-communicators left to the components han names, coll_check --quick"
 colls=cloudaware,han,tuned,sm,basic,self,libnbc
@@ -108,13 +108,13 @@ layout="-np 8 --map-by ppr:2:node"
 job --mca coll_han_priority 35 --mca coll_cloudaware_priority 100 --mca coll_cloudaware_min_gain 0.99 \
     --mca coll_cloudaware_matrix_file "$("$lab" matrix --loaded)" --mca coll_cloudaware_verbose 10 \
     -- "$mpi_dir/coll_check" --quick || fail "coll_check above han"
-grep -q "coll_check: 8 ranks, .* 0 failures" "$log" || fail "coll_check results above han"
-grep -q "selected for MPI_COMM_WORLD (cid 0, 8 ranks, 4 nodes)" "$log" || fail "not selected above han"
-grep -q "declining .*: its creator asked for other components (info ompi_comm_coll_preference \"[a-z]*,^han\")" \
+grep -aq "coll_check: 8 ranks, .* 0 failures" "$log" || fail "coll_check results above han"
+grep -aq "selected for MPI_COMM_WORLD (cid 0, 8 ranks, 4 nodes)" "$log" || fail "not selected above han"
+grep -aq "declining .*: its creator asked for other components (info ompi_comm_coll_preference \"[a-z]*,^han\")" \
     "$log" || fail "han's sub-communicators not left to han"
-if ompi_info --version | grep -q "v4\.1\."; then
-    grep -q "the previous provider of bcast on .* called cloudaware's bcast back" "$log" \
+if ompi_info --version | grep -aq "v4\.1\."; then
+    grep -aq "the previous provider of bcast on .* called cloudaware's bcast back" "$log" \
         || fail "4.1's han did not call back (the case this step guards)"
 fi
-say "ok: $(grep -o 'coll_check: .*' "$log"), $(grep -c 'its creator asked' "$log") han sub-communicators declined, $(grep -c 'called cloudaware.s [a-z]* back' "$log") calls back from han"
+say "ok: $(grep -ao 'coll_check: .*' "$log"), $(grep -ac 'its creator asked' "$log") han sub-communicators declined, $(grep -ac 'called cloudaware.s [a-z]* back' "$log") calls back from han"
 say "PASS"
