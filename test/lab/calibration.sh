@@ -273,7 +273,7 @@ for topo in "${topos[@]}"; do
         grep -q "calib_check: [0-9]* ranks, $ncomm communicators, 0 failures" "$work/$tag.log" || fail "$tag: results"
         n=$(grep -c "calibration: measured [0-9]* pairs" "$work/$tag.log")
         [ "$n" -eq 1 ] || fail "$tag: expected one measurement for $ncomm communicators, got $n"
-        grep "calibration summary\|calibration totals" "$work/$tag.log" | sed 's/^.*coll:cloudaware: /  /'
+        grep -a "calibration summary\|calibration totals" "$work/$tag.log" | sed 's/^.*coll:cloudaware: /  /'
         req=0
         [ "$conc" = 0 ] && req=$racks
         LABDIR="$top/contrib/lab" PLAN="$plan" RUNLOG="$work/$tag.log" python3 "$work/compare.py" \
@@ -293,7 +293,7 @@ for topo in "${topos[@]}"; do
     grep -q "calibration: measured" "$work/$topo.cache1.log" || fail "$topo: first cached run did not measure"
     grep -q "calibration: measured" "$work/$topo.cache2.log" && fail "$topo: second run measured again"
     grep -q "cache hit for $nh nodes" "$work/$topo.cache2.log" || fail "$topo: no cache hit"
-    grep "cache hit\|calibration totals" "$work/$topo.cache2.log" | sed 's/^.*coll:cloudaware: /  /'
+    grep -a "cache hit\|calibration totals" "$work/$topo.cache2.log" | sed 's/^.*coll:cloudaware: /  /'
     "$lab" down >/dev/null
     say "$topo: ok"
 done

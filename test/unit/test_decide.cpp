@@ -161,6 +161,40 @@ START_TEST(tuned_binomial_is_the_binomial_baseline)
 }
 END_TEST
 
+// Messages of at most CostParams::burst_bytes between nodes cost their latency only (the decision
+// prices small calls so to find the live trial's alternative), in the port model and the flow
+// model alike; a byte more and they pay the bandwidth again.
+START_TEST(burst_prices_short_messages_at_latency)
+{
+    const double L = 1e-4, B = 1e6, bytes = 1024;
+    std::vector<double> lat(16), bw(16);
+    for (int i = 0; i < 16; ++i) {
+        lat[i] = i % 5 == 0 ? 0 : L;
+        bw[i] = i % 5 == 0 ? 0 : B;
+    }
+    Matrix m({"a", "b", "c", "d"}, lat, bw);
+    PlanInput in;
+    in.matrix = &m;
+    in.rank_node = {0, 1, 2, 3};
+    in.coll = CACORE_COLL_BCAST;
+    in.bytes = bytes;
+    in.count = static_cast<size_t>(bytes);
+    const Plan p = build_binomial(in);   // two rounds: 0 -> 2, then 0 -> 1 and 2 -> 3
+    for (int flow = 0; flow < 2; ++flow) {
+        if (flow) {
+            m.set_node_props(std::vector<NodeProps>(4));
+        }
+        CostParams c;
+        const double bulk = predict(p, m, in.rank_node, c);
+        ck_assert_msg(bulk >= 2 * (L + bytes / B) * 0.999, "flow %d: %g s", flow, bulk);
+        c.burst_bytes = bytes;
+        ck_assert_double_eq_tol(predict(p, m, in.rank_node, c), 2 * L, 1e-12);
+        c.burst_bytes = bytes - 1;
+        ck_assert_double_eq(predict(p, m, in.rank_node, c), bulk);
+    }
+}
+END_TEST
+
 // ---- the policy, through cacore_decide ----------------------------------------------------------
 
 namespace {
@@ -381,6 +415,55 @@ START_TEST(policy_alternative)
 }
 END_TEST
 
+// Below large_message, where the model offers no alternative within trial_spread: the plan the
+// model would choose if every message of the call passed at once (a shaped link's burst), so the
+// live trial measures a call bound by hops and per-message overhead rather than bandwidth. Here
+// 16 ranks on 8 nodes of 12 Mbit/s links: the model prices 1 KiB messages at 0.7 ms each and
+// picks few of them; bursts make the hops count.
+START_TEST(policy_burst_alternative)
+{
+    Case c(flat, 2, CACORE_COLL_ALLREDUCE, 1024);
+    cacore_matrix_free(c.m);
+    c.m = tu_matrix(8, [](int, int, void *) { return 75e-6; }, [](int, int, void *) { return 1.5e6; },
+                    nullptr);
+    double props[8 * CACORE_NODE_VALUES] = {0};
+    for (int i = 0; i < 8; ++i) {
+        props[i * CACORE_NODE_VALUES + CACORE_NODE_OVERHEAD] = 30e-6;
+    }
+    char err[256];
+    ck_assert_int_eq(cacore_matrix_set_node_props(c.m, props, err, sizeof err), CACORE_OK);
+    c.in.previous = CACORE_PREV_HAN;
+    c.run();
+    ck_assert_msg(c.d.plan != nullptr, "%s", c.d.reason);
+    ck_assert_msg(c.d.alternative != nullptr, "%s", c.d.reason);
+    const std::string best = cacore_plan_describe(c.d.plan), alt = cacore_plan_describe(c.d.alternative);
+    ck_assert_msg(best != alt, "%s", best.c_str());
+    // not the spread's alternative: priced by the model as is, beyond the spread
+    ck_assert_msg(c.d.alternative_s > c.in.trial_spread * c.d.plan_s, "%s %g s, %s %g s", best.c_str(),
+                  c.d.plan_s, alt.c_str(), c.d.alternative_s);
+    ck_assert(c.d.alternative_s == cacore_plan_predicted(c.d.alternative));
+    cacore_plan_free(c.d.plan);
+    // a trial that measured it fastest runs it (the next job finds the same alternative)
+    c.in.trial = CACORE_TRIAL_ALTERNATIVE;
+    c.run();
+    ck_assert_ptr_nonnull(c.d.plan);
+    ck_assert_str_eq(cacore_plan_describe(c.d.plan), alt.c_str());
+    cacore_plan_free(c.d.plan);
+    c.in.trial = CACORE_TRIAL_UNKNOWN;
+    // not with the alternative off, nor from large_message on (only the spread's there)
+    c.in.trial_spread = 0;
+    c.run();
+    ck_assert_ptr_null(c.d.alternative);
+    cacore_plan_free(c.d.plan);
+    c.in.trial_spread = 2;
+    c.in.large_message = 1024;
+    c.run();
+    ck_assert_msg(c.d.alternative == nullptr || c.d.alternative_s <= 2 * c.d.plan_s, "%s",
+                  cacore_plan_describe(c.d.alternative));
+    cacore_plan_free(c.d.plan);
+}
+END_TEST
+
 // The peer: the other default's algorithm for the call, as the executor runs it, is offered for
 // the live trial whatever its prediction — tuned's when the previous module is not tuned (han
 // under Open MPI 5), han's two levels when it is (Open MPI 4.1); a trial outcome "peer" runs it.
@@ -532,6 +615,7 @@ int main()
     tcase_add_test(tc, ompi_trees);
     tcase_add_test(tc, previous_plans_complete_and_priced);
     tcase_add_test(tc, tuned_binomial_is_the_binomial_baseline);
+    tcase_add_test(tc, burst_prices_short_messages_at_latency);
     tcase_add_test(tc, policy_rule_fallback);
     tcase_add_test(tc, policy_rule_plan);
     tcase_add_test(tc, policy_model_win);
@@ -539,6 +623,7 @@ int main()
     tcase_add_test(tc, policy_forced_algorithm_loses);
     tcase_add_test(tc, policy_trial_overrides_model);
     tcase_add_test(tc, policy_alternative);
+    tcase_add_test(tc, policy_burst_alternative);
     tcase_add_test(tc, policy_peer);
     tcase_add_test(tc, policy_noncommutative);
     tcase_add_test(tc, policy_min_gain_and_bad_input);

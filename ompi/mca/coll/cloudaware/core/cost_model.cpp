@@ -380,6 +380,10 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                 done.push(Done{at + c.intra_latency_s + t.bytes / c.intra_Bps, seq++, t.from, t.to, ck});
                 return false;
             }
+            if (c.burst_bytes > 0 && t.bytes <= c.burst_bytes) {
+                done.push(Done{at + m.latency(a, b), seq++, t.from, t.to, ck});
+                return false;
+            }
             flows.push_back(net.flow(t.from, t.to, a, b, t.bytes));
             flow_ck.push_back(ck);
             return true;
@@ -452,8 +456,11 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         ready.pop();
         const int a = rank_node[t.from], b = rank_node[t.to];
         double start = t.ready, dur;
+        const bool burst = a != b && c.burst_bytes > 0 && t.bytes <= c.burst_bytes;
         if (a == b) {
             dur = c.intra_latency_s + t.bytes / c.intra_Bps;
+        } else if (burst) {
+            dur = m.latency(a, b);
         } else {
             start = std::max({start, sendp[a].earliest(), recvp[b].earliest()});
             auto it = link.find(static_cast<long long>(a) * m.nodes() + b);
@@ -471,7 +478,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             }
         }
         double end = start + dur;
-        if (a != b) {
+        if (a != b && !burst) {
             sendp[a].occupy(end);
             recvp[b].occupy(end);
             link[static_cast<long long>(a) * m.nodes() + b] = end;

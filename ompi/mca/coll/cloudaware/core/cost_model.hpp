@@ -21,6 +21,10 @@ struct CostParams {
     int node_send_slots = -1;    // 0 = unlimited; -1 = measured (flow model, see predict)
     int node_recv_slots = -1;
     double duplex_above_bytes = CACORE_DUPLEX_MEASURED;   // coll_cloudaware_model_duplex
+    // Messages between nodes of at most this many bytes cost their latency only, as if every
+    // link passed a short burst at once (0: none). Not an MCA parameter: the decision prices
+    // small calls this way too, to find the live trial's alternative (decide.cpp).
+    double burst_bytes = 0;
 
     static CostParams from_c(const cacore_cost_params_t &c);
     cacore_cost_params_t to_c() const;
@@ -41,6 +45,7 @@ struct CostParams {
 //   pipe for every rank of a and b), the sender node's egress and the receiver node's ingress
 //   capacity (0 = none); a message ends L after its last byte left. A rank's k-th send of a
 //   round leaves k times its node's per-message overhead after the first.
+// In both, a message between nodes of at most c.burst_bytes takes L and holds nothing.
 double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node, const CostParams &c);
 
 // Bytes of blocks [first, first+n) of a D-byte vector split into nblocks blocks.

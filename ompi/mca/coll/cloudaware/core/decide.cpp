@@ -117,6 +117,21 @@ Decision decide(const DecideInput &d)
         out.alternative = std::move(*second);
         out.have_alternative = true;
     }
+    // Below large_message, where the model offers none: the plan the model would choose if every
+    // message of the call passed at once. Shaped links let a short burst through faster than
+    // the bulk rate calibration measures (the lab's idle credit, docs/lab.md; a cloud shaper's
+    // token bucket), so a small call can be bound by hops and per-message overhead where the
+    // model sees bandwidth; the trial measures which. Shown with its price in the model as is.
+    if (!out.have_alternative && !forced && d.trial_spread >= 1 && d.in.bytes < d.large_message) {
+        PlanParams burst = decide_params(d);
+        burst.cost.burst_bytes = d.in.bytes;
+        Plan b = build_plan(d.in, burst, nullptr);
+        if (b.description != desc && (d.commutative || b.preserves_order)) {
+            b.predicted_s = predict_for(b, d.in, decide_params(d).cost);
+            out.alternative = std::move(b);
+            out.have_alternative = true;
+        }
+    }
     // The peer: what the user's other default would run for this call, run by the executor —
     // tuned's algorithm when the previous module is not tuned (han under Open MPI 5, basic,
     // unknown), han's two levels when it is (Open MPI 4.1). The trial measures it whatever the
