@@ -60,7 +60,7 @@ std::string usage()
            "                       [--previous PREV] [--min-gain X] [--large-message BYTES]\n"
            "                       [--slots N] [--rules FILE] [--trial TRIAL] [--noncommutative]\n"
            "                       [--trial-spread X] [--trial-peer on|off] [--relay on|off]\n"
-           "                       [--duplex BYTES]\n"
+           "                       [--duplex BYTES] [--burst BYTES]\n"
            "  cloudaware-plan trace DIR [DIR2] [--matrix FILE] [--format text|json] [--hints]\n"
            "                        [--calls N] [--svg-timeline FILE.svg] [--svg-call N]\n"
            "                        [--svg-links FILE.svg]\n"
@@ -600,6 +600,11 @@ int cmd_plan(const Args &a)
                         "count");
         }
         pp.cost.duplex_above_bytes = static_cast<double>(d);
+    }
+    if (a.has("burst")) {
+        // what if: messages up to BYTES pass an idle node pair at once, which then owes their
+        // time (CostParams::burst_bytes, docs/cost-model.md "Short bursts"); not an MCA parameter
+        pp.cost.burst_bytes = parse_bytes(a.get("burst"), "burst");
     }
     if (a.has("segment")) {
         pp.segment_bytes = parse_bytes(a.get("segment"), "segment");

@@ -127,6 +127,17 @@ for bad in maybe -3; do
     fi
 done
 
+# --burst (what if short messages pass an idle pair at once): a 1 KiB bcast between two nodes
+# costs the latency only with --burst 1K, and the bandwidth again with a byte less
+pred1k() {
+    "$P" plan --matrix "$T/cloud8.txt" --rank-nodes 0,1 --op bcast --root 0 --size 1KiB --algo binomial "$@" |
+        awk '/^predicted/ { print $2 * ($3 == "s" ? 1000 : $3 == "us" ? 0.001 : 1) }'
+}
+bulk=$(pred1k) burst=$(pred1k --burst 1K) less=$(pred1k --burst 1023)
+[ -n "$bulk" ] && [ "$bulk" = "$less" ] && awk -v a="$burst" -v b="$bulk" 'BEGIN { exit !(a > 0 && a < b) }' ||
+    fail "--burst: none $bulk ms, 1K $burst ms, 1023 $less ms"
+if "$P" plan --matrix "$T/cloud8.txt" --op bcast --size 1KiB --burst maybe 2>/dev/null; then fail "--burst maybe accepted"; fi
+
 # errors: one line naming file and line; usage errors exit 2
 printf 'cloudaware-matrix 1\nnodes 2\nhost a\nhost b\nlatency_s\n0 1\n' >"$T/bad.txt"
 if "$P" show --matrix "$T/bad.txt" 2>"$T/err"; then fail "truncated file accepted"; fi

@@ -161,9 +161,10 @@ START_TEST(tuned_binomial_is_the_binomial_baseline)
 }
 END_TEST
 
-// Messages of at most CostParams::burst_bytes between nodes cost their latency only (the decision
-// prices small calls so to find the live trial's alternative), in the port model and the flow
-// model alike; a byte more and they pay the bandwidth again.
+// Messages of at most CostParams::burst_bytes between nodes cost their latency only when their
+// node pair is idle, and the pair then owes their time at its rate (a shaper's debt): the decision
+// prices small calls so to find the live trial's alternative. The port model and the flow model
+// alike; a byte more and they pay the bandwidth again.
 START_TEST(burst_prices_short_messages_at_latency)
 {
     const double L = 1e-4, B = 1e6, bytes = 1024;
@@ -191,6 +192,16 @@ START_TEST(burst_prices_short_messages_at_latency)
         ck_assert_double_eq_tol(predict(p, m, in.rank_node, c), 2 * L, 1e-12);
         c.burst_bytes = bytes - 1;
         ck_assert_double_eq(predict(p, m, in.rank_node, c), bulk);
+        // two ranks per node: the second round's two messages cross the same pair; the first
+        // passes at once, the second waits for the pair's debt, then passes
+        PlanInput two = in;
+        two.rank_node = {0, 1, 0, 1};
+        const Plan q = build_binomial(two);   // 0 -> 2 inside node 0, then 0 -> 1 and 2 -> 3
+        const double t1 = c.intra_latency_s + bytes / c.intra_Bps;
+        c.burst_bytes = 0;
+        ck_assert(predict(q, m, two.rank_node, c) >= t1 + L + 2 * bytes / B * 0.999);
+        c.burst_bytes = bytes;
+        ck_assert_double_eq_tol(predict(q, m, two.rank_node, c), t1 + bytes / B + L, 1e-12);
     }
 }
 END_TEST

@@ -368,9 +368,23 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         std::unordered_map<long long, std::deque<Transfer>> waiting;   // per busy connection
         std::unordered_map<long long, bool> busy;
         double now = 0.0;
+        // Per directed node pair with burst_bytes: until when its shaper repays a burst (no
+        // message leaves before), and its flows in flight (a pair sending passes no burst).
+        std::unordered_map<long long, double> owes;
+        std::unordered_map<long long, int> sending;
         // Starts a message at time at; true when it joined the flows (rates to re-share).
         auto begin = [&](const Transfer &t, double at) {
             const int a = rank_node[t.from], b = rank_node[t.to];
+            const long long pair = static_cast<long long>(a) * m.nodes() + b;
+            bool burst = false;
+            if (a != b && c.burst_bytes > 0) {
+                const double owed = owes[pair];
+                if (at < owed) {
+                    ready.push(Transfer{owed, seq++, t.from, t.to, t.bytes});
+                    return false;
+                }
+                burst = t.bytes <= c.burst_bytes && sending[pair] == 0;
+            }
             long long ck = -1;
             if (takes_turns(t.bytes, t.from, t.to)) {
                 ck = key(std::min(t.from, t.to), std::max(t.from, t.to));
@@ -380,12 +394,16 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                 done.push(Done{at + c.intra_latency_s + t.bytes / c.intra_Bps, seq++, t.from, t.to, ck});
                 return false;
             }
-            if (c.burst_bytes > 0 && t.bytes <= c.burst_bytes) {
+            if (burst) {
+                owes[pair] = at + t.bytes / m.bandwidth(a, b);
                 done.push(Done{at + m.latency(a, b), seq++, t.from, t.to, ck});
                 return false;
             }
             flows.push_back(net.flow(t.from, t.to, a, b, t.bytes));
             flow_ck.push_back(ck);
+            if (c.burst_bytes > 0) {
+                ++sending[pair];
+            }
             return true;
         };
         bool stale = false;   // the flows changed: re-share before time moves on
@@ -409,6 +427,9 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                     if (now + flows[i].left / flows[i].rate <= t) {
                         const Flow &f = flows[i];
                         done.push(Done{t + m.latency(f.a, f.b), seq++, f.from, f.to, flow_ck[i]});
+                        if (c.burst_bytes > 0) {
+                            --sending[static_cast<long long>(f.a) * m.nodes() + f.b];
+                        }
                         flows[i] = flows.back();
                         flows.pop_back();
                         flow_ck[i] = flow_ck.back();
@@ -456,14 +477,20 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         ready.pop();
         const int a = rank_node[t.from], b = rank_node[t.to];
         double start = t.ready, dur;
+        const long long pair = static_cast<long long>(a) * m.nodes() + b;
+        // burst_bytes: a short message passes at once when its pair is free (owes nothing), and
+        // the pair then owes its time; the ports do not see it
+        auto it = link.find(pair);
         const bool burst = a != b && c.burst_bytes > 0 && t.bytes <= c.burst_bytes;
         if (a == b) {
             dur = c.intra_latency_s + t.bytes / c.intra_Bps;
         } else if (burst) {
+            if (it != link.end()) {
+                start = std::max(start, it->second);
+            }
             dur = m.latency(a, b);
         } else {
             start = std::max({start, sendp[a].earliest(), recvp[b].earliest()});
-            auto it = link.find(static_cast<long long>(a) * m.nodes() + b);
             if (it != link.end()) {
                 start = std::max(start, it->second);
             }
@@ -478,10 +505,12 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             }
         }
         double end = start + dur;
-        if (a != b && !burst) {
+        if (burst) {
+            link[pair] = start + t.bytes / m.bandwidth(a, b);
+        } else if (a != b) {
             sendp[a].occupy(end);
             recvp[b].occupy(end);
-            link[static_cast<long long>(a) * m.nodes() + b] = end;
+            link[pair] = end;
         }
         if (turns) {
             conn[ck] = end;

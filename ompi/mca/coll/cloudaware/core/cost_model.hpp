@@ -21,9 +21,11 @@ struct CostParams {
     int node_send_slots = -1;    // 0 = unlimited; -1 = measured (flow model, see predict)
     int node_recv_slots = -1;
     double duplex_above_bytes = CACORE_DUPLEX_MEASURED;   // coll_cloudaware_model_duplex
-    // Messages between nodes of at most this many bytes cost their latency only, as if every
-    // link passed a short burst at once (0: none). Not an MCA parameter: the decision prices
-    // small calls this way too, to find the live trial's alternative (decide.cpp).
+    // A message between nodes of at most this many bytes on a node pair that is idle (sends
+    // nothing, owes nothing) passes in one burst, at its latency; the pair then owes the
+    // message's time at its rate, and sends nothing before (a token-bucket shaper's debt).
+    // 0: no bursts. Not an MCA parameter: the decision prices small calls so to find the live
+    // trial's alternative (decide.cpp); cloudaware-plan --burst asks the model what if.
     double burst_bytes = 0;
 
     static CostParams from_c(const cacore_cost_params_t &c);
@@ -45,7 +47,8 @@ struct CostParams {
 //   pipe for every rank of a and b), the sender node's egress and the receiver node's ingress
 //   capacity (0 = none); a message ends L after its last byte left. A rank's k-th send of a
 //   round leaves k times its node's per-message overhead after the first.
-// In both, a message between nodes of at most c.burst_bytes takes L and holds nothing.
+// In both, with c.burst_bytes, a short message on an idle node pair takes L and holds nothing,
+// and the pair then owes its time (above).
 double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node, const CostParams &c);
 
 // Bytes of blocks [first, first+n) of a D-byte vector split into nblocks blocks.

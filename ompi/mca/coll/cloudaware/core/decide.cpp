@@ -9,6 +9,7 @@
 #include "names.hpp"
 #include "previous_module.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <cstdio>
@@ -124,7 +125,7 @@ Decision decide(const DecideInput &d)
     // model sees bandwidth; the trial measures which. Shown with its price in the model as is.
     if (!out.have_alternative && !forced && d.trial_spread >= 1 && d.in.bytes < d.large_message) {
         PlanParams burst = decide_params(d);
-        burst.cost.burst_bytes = d.in.bytes;
+        burst.cost.burst_bytes = std::max(burst.cost.burst_bytes, d.in.bytes);
         Plan b = build_plan(d.in, burst, nullptr);
         if (b.description != desc && (d.commutative || b.preserves_order)) {
             b.predicted_s = predict_for(b, d.in, decide_params(d).cost);
