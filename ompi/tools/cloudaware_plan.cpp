@@ -727,7 +727,8 @@ int cmd_plan(const Args &a)
            << jstr(runs) << ", \"reason\": " << jstr(dec.reason) << "},\n";
         if (dec.have_alternative) {
             os << "  \"alternative\": {\"algo\": " << jstr(dec.alternative.description)
-               << ", \"predicted_s\": " << jnum(dec.alternative.predicted_s) << "},\n";
+               << ", \"predicted_s\": " << jnum(dec.alternative.predicted_s)
+               << ", \"burst\": " << (dec.alternative_burst ? "true" : "false") << "},\n";
         }
         if (dec.have_peer) {
             os << "  \"peer\": {\"algo\": " << jstr(dec.peer.description)
@@ -782,9 +783,10 @@ int cmd_plan(const Args &a)
         std::printf("previous    %12s   (cloudaware %+.1f %%) %s (%s)\n", format_time(prev_s).c_str(),
                     100.0 * (plan.predicted_s / prev_s - 1), prev_desc.c_str(), prev_name(d.previous));
         if (dec.have_alternative && !dec.run_alternative) {
-            std::printf("alternative %12s   %s (the live trial tries it too)\n",
+            std::printf("alternative %12s   %s (the live trial tries it too%s)\n",
                         format_time(dec.alternative.predicted_s).c_str(),
-                        dec.alternative.description.c_str());
+                        dec.alternative.description.c_str(),
+                        dec.alternative_burst ? "; the model's choice if every message passed at once" : "");
         }
         if (dec.have_peer && !dec.run_peer) {
             std::printf("peer        %12s   %s run by the executor (the live trial tries it too)\n",

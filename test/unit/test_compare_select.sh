@@ -105,6 +105,16 @@ assert sorted((r["variant"], r["won"]) for r in rows) == [("alternative", False)
                                                            ("plan", False), ("previous", False)], rows
 print("compare model_check with a rank test: PASS")
 
+# The small calls' alternative says why it takes part (forty-first session); its description and
+# prediction are read as any alternative's.
+log4 = [l.replace("ring over ranks (predicted 0.09 s)", "ring over ranks (predicted 0.09 s; the model's "
+                  "choice if every message passed at once)") for l in log]
+assert log4 != log
+rows = compare.model_check("\n".join(log4) + "\n")
+got = sorted((r["variant"], r["algorithm"], r["predicted_s"]) for r in rows if r["variant"] == "alternative")
+assert got == [("alternative", "ring over ranks", 0.09)], got
+print("compare model_check with the small calls' alternative: PASS")
+
 # A timed run's CSV: read; one from a benchmark program without the cycle time stops compare with
 # one line naming the program, not a KeyError.
 import contextlib, io, os, tempfile

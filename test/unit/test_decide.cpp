@@ -389,6 +389,7 @@ START_TEST(policy_alternative)
     const std::string best = cacore_plan_describe(c.d.plan), alt = cacore_plan_describe(c.d.alternative);
     ck_assert(best != alt);
     ck_assert(c.d.alternative_s >= c.d.plan_s && c.d.alternative_s == cacore_plan_predicted(c.d.alternative));
+    ck_assert_int_eq(c.d.alternative_burst, 0);
     cacore_plan_free(c.d.plan);
     // within the spread or not
     c.in.trial_spread = c.d.alternative_s / c.d.plan_s * 0.999;
@@ -453,6 +454,7 @@ START_TEST(policy_burst_alternative)
     ck_assert_msg(c.d.alternative_s > c.in.trial_spread * c.d.plan_s, "%s %g s, %s %g s", best.c_str(),
                   c.d.plan_s, alt.c_str(), c.d.alternative_s);
     ck_assert(c.d.alternative_s == cacore_plan_predicted(c.d.alternative));
+    ck_assert_int_eq(c.d.alternative_burst, 1);
     cacore_plan_free(c.d.plan);
     // a trial that measured it fastest runs it (the next job finds the same alternative)
     c.in.trial = CACORE_TRIAL_ALTERNATIVE;

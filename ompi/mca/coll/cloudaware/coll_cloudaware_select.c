@@ -189,8 +189,10 @@ static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matri
     if (NULL != d.alternative) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: %s of %zu bytes: the live trial also tries %s "
-                            "(predicted %.3g s)", cacore_coll_name(call->coll), bytes,
-                            cacore_plan_describe(d.alternative), d.alternative_s);
+                            "(predicted %.3g s%s)", cacore_coll_name(call->coll), bytes,
+                            cacore_plan_describe(d.alternative), d.alternative_s,
+                            d.alternative_burst ? "; the model's choice if every message passed "
+                                                  "at once" : "");
     }
     if (NULL != d.peer) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,

@@ -434,6 +434,7 @@ cacore_status_t cacore_decide(const cacore_matrix_t *m, int nranks, const int *r
         cacore::Decision dec = cacore::decide(d);
         out->plan_s = dec.have_plan ? dec.plan.predicted_s : -1.0;
         out->alternative_s = dec.have_alternative ? dec.alternative.predicted_s : -1.0;
+        out->alternative_burst = dec.have_alternative && dec.alternative_burst ? 1 : 0;
         out->peer_s = dec.have_peer ? dec.peer.predicted_s : -1.0;
         out->previous_s = dec.previous_s;
         out->problem = dec.problem ? 1 : 0;

@@ -389,14 +389,18 @@ typedef struct {
     cacore_plan_t *declined;  /* the best plan when the previous module runs and the plan could
                                  serve the op (the live trial tries it; the caller frees it) */
     cacore_plan_t *alternative;   /* the best plan of another algorithm, when the cost model
-                                     decided and predicts it within trial_spread of the best plan
-                                     (the live trial tries it; the caller frees it), or NULL */
+                                     decided and predicts it within trial_spread of the best plan,
+                                     or, below large_message where none is, the plan chosen with
+                                     every message priced as a burst (alternative_burst; the live
+                                     trial tries it; the caller frees it), or NULL */
     cacore_plan_t *peer;      /* when the cost model decided: the other default's algorithm
                                  for the call as the executor runs it, tuned's (han's when the
                                  previous module is tuned; the live trial tries it; the caller
                                  frees it), or NULL */
     double plan_s;            /* predicted time of the plan considered; -1: none built */
     double alternative_s;     /* predicted time of the alternative; -1: none offered */
+    int alternative_burst;    /* 1: the alternative is the model's choice if every message of
+                                 the call passed at once (CostParams::burst_bytes), 0: not */
     double peer_s;            /* predicted time of the peer; -1: none offered */
     double previous_s;        /* predicted time of the previous module's algorithm; -1: not
                                  predicted (a rule or a trial decided) */

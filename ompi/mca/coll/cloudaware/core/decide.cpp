@@ -131,6 +131,7 @@ Decision decide(const DecideInput &d)
             b.predicted_s = predict_for(b, d.in, decide_params(d).cost);
             out.alternative = std::move(b);
             out.have_alternative = true;
+            out.alternative_burst = true;
         }
     }
     // The peer: what the user's other default would run for this call, run by the executor —
