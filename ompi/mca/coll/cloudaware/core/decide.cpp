@@ -126,10 +126,18 @@ Decision decide(const DecideInput &d)
     if (!out.have_alternative && !forced && d.trial_spread >= 1 && d.in.bytes < d.large_message) {
         PlanParams burst = decide_params(d);
         burst.cost.burst_bytes = std::max(burst.cost.burst_bytes, d.in.bytes);
-        Plan b = build_plan(d.in, burst, nullptr);
-        if (b.description != desc && (d.commutative || b.preserves_order)) {
-            b.predicted_s = predict_for(b, d.in, decide_params(d).cost);
-            out.alternative = std::move(b);
+        std::optional<Plan> b;
+        try {
+            b = build_plan(d.in, burst, nullptr);
+        } catch (const Error &e) {
+            if (e.status() == CACORE_ERR_INTERNAL) {
+                throw;
+            }
+            // no such plan: no alternative (the plan itself was built with these inputs)
+        }
+        if (b && b->description != desc && (d.commutative || b->preserves_order)) {
+            b->predicted_s = predict_for(*b, d.in, decide_params(d).cost);
+            out.alternative = std::move(*b);
             out.have_alternative = true;
             out.alternative_burst = true;
         }
