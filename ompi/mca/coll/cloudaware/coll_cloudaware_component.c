@@ -397,8 +397,10 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
     register_double("trial_spread",
                     "Live trial: the cost model's second plan (of another algorithm) takes part "
                     "as a third variant when predicted at most this many times the best plan's "
-                    "time (default 2; below 1 = never: plan against previous module only). Must "
-                    "be the same on every rank.", OPAL_INFO_LVL_4, &c->trial_spread);
+                    "time; below coll_cloudaware_large_message, where none is, the plan it "
+                    "chooses if every message passes at once (default 2; below 1 = never: plan "
+                    "against previous module only). Must be the same on every rank.",
+                    OPAL_INFO_LVL_4, &c->trial_spread);
     register_double("trial_cut",
                     "Live trial: a variant whose first call took more than this many times the "
                     "fastest first call of the variants before it runs no more calls (its "

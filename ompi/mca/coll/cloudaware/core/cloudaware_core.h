@@ -374,7 +374,8 @@ typedef struct {
                                       params.segment_bytes says otherwise for larger ones) */
     double trial_spread;           /* the model's second plan of another algorithm is offered as
                                       the alternative when predicted at most this many times the
-                                      best plan's time (>= 1; below 1: none is offered) */
+                                      best plan's time; below large_message, where none is, its
+                                      burst-priced choice (>= 1; below 1: none is offered) */
     int trial_peer;                /* 1: the peer is offered (tuned's algorithm, or han's when the
                                       previous module is tuned); 0: never */
     cacore_plan_params_t params;   /* from the MCA parameters; a rule's settings go on top */

@@ -31,7 +31,7 @@ struct Decision {
     bool plan_usable = false; // it can serve the op (commutative, or it keeps rank order)
     Plan plan;
     bool run_alternative = false;
-    bool have_alternative = false;   // the model's second plan, for the live trial
+    bool have_alternative = false;   // the model's second plan (or burst-priced choice), for the live trial
     bool alternative_burst = false;  // it is the model's choice if every message passed at once
     Plan alternative;
     bool run_peer = false;
