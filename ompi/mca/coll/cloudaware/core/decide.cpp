@@ -125,7 +125,8 @@ Decision decide(const DecideInput &d)
     // model sees bandwidth; the trial measures which. Shown with its price in the model as is.
     if (!out.have_alternative && !forced && d.trial_spread >= 1 && d.in.bytes < d.large_message) {
         PlanParams burst = decide_params(d);
-        burst.cost.burst_bytes = std::max(burst.cost.burst_bytes, d.in.bytes);
+        const CostParams cost = burst.cost;   // the model as is, for the alternative's price
+        burst.cost.burst_bytes = std::max(cost.burst_bytes, d.in.bytes);
         std::optional<Plan> b;
         try {
             b = build_plan(d.in, burst, nullptr);
@@ -136,7 +137,7 @@ Decision decide(const DecideInput &d)
             // no such plan: no alternative (the plan itself was built with these inputs)
         }
         if (b && b->description != desc && (d.commutative || b->preserves_order)) {
-            b->predicted_s = predict_for(*b, d.in, decide_params(d).cost);
+            b->predicted_s = predict_for(*b, d.in, cost);
             out.alternative = std::move(*b);
             out.have_alternative = true;
             out.alternative_burst = true;
