@@ -60,7 +60,7 @@ std::string usage()
            "                       [--previous PREV] [--min-gain X] [--large-message BYTES]\n"
            "                       [--slots N] [--rules FILE] [--trial TRIAL] [--noncommutative]\n"
            "                       [--trial-spread X] [--trial-peer on|off] [--relay on|off]\n"
-           "                       [--duplex BYTES] [--burst BYTES]\n"
+           "                       [--duplex BYTES] [--burst BYTES] [--repeated]\n"
            "  cloudaware-plan trace DIR [DIR2] [--matrix FILE] [--format text|json] [--hints]\n"
            "                        [--calls N] [--svg-timeline FILE.svg] [--svg-call N]\n"
            "                        [--svg-links FILE.svg]\n"
@@ -103,7 +103,7 @@ Args parse_args(int argc, char **argv)
         std::fputs(usage().c_str(), stdout);
         std::exit(0);
     }
-    static const char *flags[] = {"--check", "--steps", "--noncommutative", "--hints"};
+    static const char *flags[] = {"--check", "--steps", "--noncommutative", "--hints", "--repeated"};
     for (int i = 2; i < argc; ++i) {
         std::string k = argv[i];
         bool flag = false;
@@ -602,10 +602,14 @@ int cmd_plan(const Args &a)
         pp.cost.duplex_above_bytes = static_cast<double>(d);
     }
     if (a.has("burst")) {
-        // what if: messages up to BYTES pass an idle node pair at once, which then owes their
+        // what if: messages up to BYTES pass idle links at once, which then owe their
         // time (CostParams::burst_bytes, docs/cost-model.md "Short bursts"); not an MCA parameter
         pp.cost.burst_bytes = parse_bytes(a.get("burst"), "burst");
     }
+    // what if: the call is one of many back to back, at least as long as its busiest capacity
+    // needs (CostParams::repeated, docs/cost-model.md "Repeated calls"); not an MCA parameter
+    pp.cost.repeated = a.has("repeated");
+    const bool what_if = pp.cost.burst_bytes > 0 || pp.cost.repeated;
     if (a.has("segment")) {
         pp.segment_bytes = parse_bytes(a.get("segment"), "segment");
     }
@@ -653,6 +657,20 @@ int cmd_plan(const Args &a)
         }
     }
     Decision dec = decide(d);
+    // With --burst or --repeated: the plan the model chooses without them, priced with them (how
+    // far the what-if moves the prediction of the plan the component would run)
+    Plan as_is;
+    double as_is_priced = -1;
+    if (what_if) {
+        DecideInput d0 = d;
+        d0.params.cost.burst_bytes = 0;
+        d0.params.cost.repeated = false;
+        const Decision dec0 = decide(d0);
+        if (dec0.have_plan) {
+            as_is = dec0.run_alternative ? dec0.alternative : dec0.run_peer ? dec0.peer : dec0.plan;
+            as_is_priced = predict_for(as_is, in, pp.cost);
+        }
+    }
     const Plan prev = dec.previous_s >= 0 ? Plan() : predict_previous(d);
     const std::string prev_desc = dec.previous_s >= 0 ? dec.previous : prev.description;
     const double prev_s = dec.previous_s >= 0 ? dec.previous_s : prev.predicted_s;
@@ -734,6 +752,11 @@ int cmd_plan(const Args &a)
             os << "  \"peer\": {\"algo\": " << jstr(dec.peer.description)
                << ", \"predicted_s\": " << jnum(dec.peer.predicted_s) << "},\n";
         }
+        if (as_is_priced >= 0) {
+            os << "  \"without_what_if\": {\"algo\": " << jstr(as_is.description)
+               << ", \"predicted_s\": " << jnum(as_is.predicted_s)
+               << ", \"priced_s\": " << jnum(as_is_priced) << "},\n";
+        }
         if (mc > 0) {
             os << "  \"montecarlo\": {\"trees\": " << mc << ", \"best_s\": " << jnum(mc_best)
                << ", \"median_s\": " << jnum(mc_median) << ", \"fast_path\": " << mc_fast
@@ -795,6 +818,14 @@ int cmd_plan(const Args &a)
         std::printf("decision: %s%s\n", dec.run_plan ? "plan " : dec.run_alternative ? "alternative "
                                          : dec.run_peer ? "peer " : "",
                     dec.reason.c_str());
+        if (as_is_priced >= 0) {
+            std::printf("without %s: %s, predicted %s; with it %s\n",
+                        pp.cost.burst_bytes > 0 && pp.cost.repeated ? "--burst and --repeated"
+                        : pp.cost.repeated                          ? "--repeated"
+                                                                    : "--burst",
+                        as_is.description.c_str(), format_time(as_is.predicted_s).c_str(),
+                        format_time(as_is_priced).c_str());
+        }
         if (mc > 0) {
             std::printf("monte carlo %ld random trees: best %s, median %s (cloudaware %+.1f %% vs best; %.1f s, %ld on the fast path)\n",
                         mc, format_time(mc_best).c_str(), format_time(mc_median).c_str(),

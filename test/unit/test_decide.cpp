@@ -162,9 +162,10 @@ START_TEST(tuned_binomial_is_the_binomial_baseline)
 END_TEST
 
 // Messages of at most CostParams::burst_bytes between nodes cost their latency only when their
-// node pair is idle, and the pair then owes their time at its rate (a shaper's debt): the decision
-// prices small calls so to find the live trial's alternative. The port model and the flow model
-// alike; a byte more and they pay the bandwidth again.
+// node pair is idle, and the pair then owes their time at its rate (a shaper's debt; here the
+// pair is each message's only capacity): the decision prices small calls so to find the live
+// trial's alternative. The port model and the flow model alike; a byte more and they pay the
+// bandwidth again.
 START_TEST(burst_prices_short_messages_at_latency)
 {
     const double L = 1e-4, B = 1e6, bytes = 1024;
@@ -203,6 +204,63 @@ START_TEST(burst_prices_short_messages_at_latency)
         c.burst_bytes = bytes;
         ck_assert_double_eq_tol(predict(q, m, two.rank_node, c), t1 + bytes / B + L, 1e-12);
     }
+}
+END_TEST
+
+// CostParams::repeated: a call among many back to back takes at least the time its busiest
+// capacity needs for the plan's bytes, whatever passed in bursts (the debt is repaid in the next
+// call); without bursts the simulation already takes that long. Port model: the directed pair and
+// the node's one send and receive port; flow model: the pair and the node's egress and ingress,
+// where a burst owes too.
+START_TEST(repeated_calls_wait_for_the_busiest_capacity)
+{
+    const double L = 1e-4, B = 1e6, bytes = 1024;
+    std::vector<double> lat(16), bw(16);
+    for (int i = 0; i < 16; ++i) {
+        lat[i] = i % 5 == 0 ? 0 : L;
+        bw[i] = i % 5 == 0 ? 0 : B;
+    }
+    Matrix m({"a", "b", "c", "d"}, lat, bw);
+    PlanInput in;
+    in.matrix = &m;
+    in.rank_node = {0, 1, 2, 3};
+    in.coll = CACORE_COLL_BCAST;
+    in.bytes = bytes;
+    in.count = static_cast<size_t>(bytes);
+    const Plan p = build_binomial(in);   // 0 -> 2, then 0 -> 1 and 2 -> 3: node 0 sends twice
+    PlanInput two = in;
+    two.rank_node = {0, 1, 0, 1};
+    const Plan q = build_binomial(two);   // 0 -> 2 inside node 0, then 0 -> 1 and 2 -> 3: pair 0 -> 1 twice
+    const double t = bytes / B;
+    for (int flow = 0; flow < 2; ++flow) {
+        if (flow) {
+            m.set_node_props(std::vector<NodeProps>(4));
+        }
+        CostParams c;
+        // port model: node 0's send port carries both of its messages; flow model: no node cap
+        ck_assert_double_eq_tol(busiest_capacity_s(p, m, in.rank_node, c), (flow ? t : 2 * t), 1e-15);
+        ck_assert_double_eq_tol(busiest_capacity_s(q, m, two.rank_node, c), 2 * t, 1e-15);
+        const double bulk = predict(p, m, in.rank_node, c);
+        c.repeated = true;
+        ck_assert_double_eq(predict(p, m, in.rank_node, c), bulk);
+        c.burst_bytes = bytes;   // bursts: 2 L for one call, the busiest capacity's time for many
+        ck_assert_double_eq_tol(predict(p, m, in.rank_node, c), (flow ? t : 2 * t), 1e-15);
+        ck_assert_double_eq_tol(predict(q, m, two.rank_node, c), 2 * t, 1e-15);
+        c.repeated = false;
+        ck_assert_double_eq_tol(predict(p, m, in.rank_node, c), 2 * L, 1e-15);
+    }
+    // flow model, node 0's egress capped at a quarter of a pair: its two messages take 8 t; a
+    // burst owes at the cap too, so the second (0 -> 1) waits 4 t for the first's (0 -> 2) debt
+    std::vector<NodeProps> props(4);
+    props[0].egress_Bps = B / 4;
+    m.set_node_props(props);
+    CostParams c;
+    ck_assert_double_eq_tol(busiest_capacity_s(p, m, in.rank_node, c), 8 * t, 1e-15);
+    c.burst_bytes = bytes;
+    ck_assert_double_eq_tol(predict(p, m, in.rank_node, c), 4 * t + L, 1e-15);
+    c.burst_bytes = 0;
+    c.node_send_slots = c.node_recv_slots = 0;   // port model with unlimited ports: the pairs only
+    ck_assert_double_eq_tol(busiest_capacity_s(p, m, in.rank_node, c), t, 1e-15);
 }
 END_TEST
 
@@ -629,6 +687,7 @@ int main()
     tcase_add_test(tc, previous_plans_complete_and_priced);
     tcase_add_test(tc, tuned_binomial_is_the_binomial_baseline);
     tcase_add_test(tc, burst_prices_short_messages_at_latency);
+    tcase_add_test(tc, repeated_calls_wait_for_the_busiest_capacity);
     tcase_add_test(tc, policy_rule_fallback);
     tcase_add_test(tc, policy_rule_plan);
     tcase_add_test(tc, policy_model_win);

@@ -21,12 +21,21 @@ struct CostParams {
     int node_send_slots = -1;    // 0 = unlimited; -1 = measured (flow model, see predict)
     int node_recv_slots = -1;
     double duplex_above_bytes = CACORE_DUPLEX_MEASURED;   // coll_cloudaware_model_duplex
-    // A message between nodes of at most this many bytes on a node pair that is idle (sends
-    // nothing, owes nothing) passes in one burst, at its latency; the pair then owes the
-    // message's time at its rate, and sends nothing before (a token-bucket shaper's debt).
+    // A message between nodes of at most this many bytes whose capacities are idle (carry
+    // nothing, owe nothing) passes in one burst, at its latency; each of them then owes the
+    // message's time at its rate, and passes nothing before (a token-bucket shaper's debt). Its
+    // capacities: in the flow model its directed node pair, its nodes' egress and ingress and the
+    // shared bottleneck it crosses; in the port model its node pair.
     // 0: no bursts. Not an MCA parameter: the decision prices small calls so to find the live
     // trial's alternative (decide.cpp); cloudaware-plan --burst asks the model what if.
     double burst_bytes = 0;
+    // The call is one of many that follow each other: with bursts, the calls are simulated back
+    // to back with the node pairs' debts carried from one to the next (a burst is repaid before
+    // or during the next call), and the price is the mean time of the calls after the first; it
+    // is never below busiest_capacity_s. Without bursts the price is one call's. Not an MCA
+    // parameter: cloudaware-plan --repeated asks the model what if (docs/cost-model.md,
+    // "Repeated calls").
+    bool repeated = false;
 
     static CostParams from_c(const cacore_cost_params_t &c);
     cacore_cost_params_t to_c() const;
@@ -47,9 +56,17 @@ struct CostParams {
 //   pipe for every rank of a and b), the sender node's egress and the receiver node's ingress
 //   capacity (0 = none); a message ends L after its last byte left. A rank's k-th send of a
 //   round leaves k times its node's per-message overhead after the first.
-// In both, with c.burst_bytes, a short message on an idle node pair takes L and holds nothing,
-// and the pair then owes its time (above).
+// In both, with c.burst_bytes, a short message whose capacities are idle takes L and holds
+// nothing, and they then owe its time (above); c.repeated prices one of many calls (above).
 double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node, const CostParams &c);
+
+// The time the busiest capacity of the model needs for the bytes the plan's messages between
+// nodes put through it: in the flow model (see predict) each directed node pair, node egress and
+// ingress and shared bottleneck; in the port model each directed node pair and, with slots > 0,
+// each node's send and receive ports (their bytes at the pair's rate over the slots). 0 for a
+// plan that keeps within its nodes.
+double busiest_capacity_s(const Plan &p, const Matrix &m, const std::vector<int> &rank_node,
+                          const CostParams &c);
 
 // Bytes of blocks [first, first+n) of a D-byte vector split into nblocks blocks.
 double block_bytes(double total, int nblocks, int first, int n);
