@@ -161,6 +161,34 @@ START_TEST(tuned_binomial_is_the_binomial_baseline)
 }
 END_TEST
 
+namespace {
+
+// The burst and repeated-call tests' network: four nodes, every pair at latency kL and rate kB.
+constexpr double kL = 1e-4, kB = 1e6;
+Matrix four_nodes()
+{
+    std::vector<double> lat(16), bw(16);
+    for (int i = 0; i < 16; ++i) {
+        lat[i] = i % 5 == 0 ? 0 : kL;
+        bw[i] = i % 5 == 0 ? 0 : kB;
+    }
+    return Matrix({"a", "b", "c", "d"}, lat, bw);
+}
+
+// A bcast of `bytes` over m's four nodes, one rank each.
+PlanInput bcast_over(const Matrix &m, double bytes)
+{
+    PlanInput in;
+    in.matrix = &m;
+    in.rank_node = {0, 1, 2, 3};
+    in.coll = CACORE_COLL_BCAST;
+    in.bytes = bytes;
+    in.count = static_cast<size_t>(bytes);
+    return in;
+}
+
+}  // namespace
+
 // Messages of at most CostParams::burst_bytes between nodes cost their latency only when their
 // node pair is idle, and the pair then owes their time at its rate (a shaper's debt; here the
 // pair is each message's only capacity): the decision prices small calls so to find the live
@@ -168,19 +196,9 @@ END_TEST
 // bandwidth again.
 START_TEST(burst_prices_short_messages_at_latency)
 {
-    const double L = 1e-4, B = 1e6, bytes = 1024;
-    std::vector<double> lat(16), bw(16);
-    for (int i = 0; i < 16; ++i) {
-        lat[i] = i % 5 == 0 ? 0 : L;
-        bw[i] = i % 5 == 0 ? 0 : B;
-    }
-    Matrix m({"a", "b", "c", "d"}, lat, bw);
-    PlanInput in;
-    in.matrix = &m;
-    in.rank_node = {0, 1, 2, 3};
-    in.coll = CACORE_COLL_BCAST;
-    in.bytes = bytes;
-    in.count = static_cast<size_t>(bytes);
+    const double L = kL, B = kB, bytes = 1024;
+    Matrix m = four_nodes();
+    const PlanInput in = bcast_over(m, bytes);
     const Plan p = build_binomial(in);   // two rounds: 0 -> 2, then 0 -> 1 and 2 -> 3
     for (int flow = 0; flow < 2; ++flow) {
         if (flow) {
@@ -214,19 +232,9 @@ END_TEST
 // where a burst owes too.
 START_TEST(repeated_calls_wait_for_the_busiest_capacity)
 {
-    const double L = 1e-4, B = 1e6, bytes = 1024;
-    std::vector<double> lat(16), bw(16);
-    for (int i = 0; i < 16; ++i) {
-        lat[i] = i % 5 == 0 ? 0 : L;
-        bw[i] = i % 5 == 0 ? 0 : B;
-    }
-    Matrix m({"a", "b", "c", "d"}, lat, bw);
-    PlanInput in;
-    in.matrix = &m;
-    in.rank_node = {0, 1, 2, 3};
-    in.coll = CACORE_COLL_BCAST;
-    in.bytes = bytes;
-    in.count = static_cast<size_t>(bytes);
+    const double L = kL, B = kB, bytes = 1024;
+    Matrix m = four_nodes();
+    const PlanInput in = bcast_over(m, bytes);
     const Plan p = build_binomial(in);   // 0 -> 2, then 0 -> 1 and 2 -> 3: node 0 sends twice
     PlanInput two = in;
     two.rank_node = {0, 1, 0, 1};

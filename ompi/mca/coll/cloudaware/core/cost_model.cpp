@@ -624,20 +624,19 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         }
         return finish;
     };
-    if (!c.repeated) {
+    // Without bursts nothing carries over: one call already keeps every capacity within its rate.
+    if (!c.repeated || !(c.burst_bytes > 0)) {
         return call(0.0);
     }
-    // Calls back to back, each from the previous one's end, with the pairs' debts carried over:
-    // the price is the mean time of the calls after the first (which found the links idle), and
-    // never below what the busiest capacity needs. Without bursts nothing carries over.
+    // Calls back to back, each from the previous one's end, with the debts carried over: the
+    // price is the mean time of the calls after the first (which found the links idle), and
+    // never below what the busiest capacity needs.
     const double first = call(0.0);
-    const int calls = c.burst_bytes > 0 ? kRepeatedCalls : 1;
     double end = first;
-    for (int k = 1; k < calls; ++k) {
+    for (int k = 1; k < kRepeatedCalls; ++k) {
         end = call(end);
     }
-    const double period = calls > 1 ? (end - first) / (calls - 1) : first;
-    return std::max(period, busiest_capacity_s(p, m, rank_node, c));
+    return std::max((end - first) / (kRepeatedCalls - 1), busiest_capacity_s(p, m, rank_node, c));
 }
 
 }  // namespace cacore
