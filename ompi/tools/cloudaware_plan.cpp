@@ -60,7 +60,7 @@ std::string usage()
            "                       [--previous PREV] [--min-gain X] [--large-message BYTES]\n"
            "                       [--slots N] [--rules FILE] [--trial TRIAL] [--noncommutative]\n"
            "                       [--trial-spread X] [--trial-peer on|off] [--relay on|off]\n"
-           "                       [--duplex BYTES] [--burst BYTES] [--repeated]\n"
+           "                       [--duplex BYTES] [--burst BYTES] [--one-call]\n"
            "  cloudaware-plan trace DIR [DIR2] [--matrix FILE] [--format text|json] [--hints]\n"
            "                        [--calls N] [--svg-timeline FILE.svg] [--svg-call N]\n"
            "                        [--svg-links FILE.svg]\n"
@@ -103,7 +103,7 @@ Args parse_args(int argc, char **argv)
         std::fputs(usage().c_str(), stdout);
         std::exit(0);
     }
-    static const char *flags[] = {"--check", "--steps", "--noncommutative", "--hints", "--repeated"};
+    static const char *flags[] = {"--check", "--steps", "--noncommutative", "--hints", "--one-call"};
     for (int i = 2; i < argc; ++i) {
         std::string k = argv[i];
         bool flag = false;
@@ -391,7 +391,7 @@ int cmd_show(const Args &a)
                 const NodeProps &p = m.node_props(i);
                 os << (i ? ", " : "") << "{\"egress_Bps\": " << jnum(p.egress_Bps)
                    << ", \"ingress_Bps\": " << jnum(p.ingress_Bps) << ", \"overhead_s\": "
-                   << jnum(p.overhead_s) << "}";
+                   << jnum(p.overhead_s) << ", \"burst_bytes\": " << jnum(p.burst_bytes) << "}";
             }
             os << "]";
         } else {
@@ -463,7 +463,7 @@ int cmd_show(const Args &a)
         if (m.has_node_props()) {
             // docs/calibration.md, "Node capacity and per-message overhead"
             std::printf("node properties (egress / ingress capacity, '-' = no cap seen; "
-                        "per-message overhead):\n");
+                        "per-message overhead; burst credit, '?' = not measured):\n");
             for (int i = 0; i < n; ++i) {
                 const NodeProps &p = m.node_props(i);
                 auto cap = [](double v) {
@@ -471,8 +471,12 @@ int cmd_show(const Args &a)
                     std::snprintf(b, sizeof b, v > 0 ? "%.1f Mbit/s" : "-", v * 8e-6);
                     return std::string(b);
                 };
-                std::printf("  %-24s %14s %14s %8.1f us\n", m.host(i).c_str(), cap(p.egress_Bps).c_str(),
-                            cap(p.ingress_Bps).c_str(), p.overhead_s * 1e6);
+                char burst[32];
+                std::snprintf(burst, sizeof burst, p.burst_bytes < 0 ? "?" : "%.0f KiB",
+                              p.burst_bytes / 1024);
+                std::printf("  %-24s %14s %14s %8.1f us %9s\n", m.host(i).c_str(),
+                            cap(p.egress_Bps).c_str(), cap(p.ingress_Bps).c_str(),
+                            p.overhead_s * 1e6, burst);
             }
             show_bottlenecks(m);
         } else {
@@ -602,14 +606,16 @@ int cmd_plan(const Args &a)
         pp.cost.duplex_above_bytes = static_cast<double>(d);
     }
     if (a.has("burst")) {
-        // what if: messages up to BYTES pass idle links at once, which then owe their
-        // time (CostParams::burst_bytes, docs/cost-model.md "Short bursts"); not an MCA parameter
-        pp.cost.burst_bytes = parse_bytes(a.get("burst"), "burst");
+        // as coll_cloudaware_model_burst: -1 = each sender's measured credit (the default), 0 =
+        // none, else messages up to BYTES pass idle links at once, which then owe their time
+        // (CostParams::burst_bytes, docs/cost-model.md "Short bursts")
+        const std::string b = a.get("burst");
+        pp.cost.burst_bytes = b == "-1" ? CACORE_BURST_MEASURED : parse_bytes(b, "burst");
     }
-    // what if: the call is one of many back to back, at least as long as its busiest capacity
-    // needs (CostParams::repeated, docs/cost-model.md "Repeated calls"); not an MCA parameter
-    pp.cost.repeated = a.has("repeated");
-    const bool what_if = pp.cost.burst_bytes > 0 || pp.cost.repeated;
+    // what if: one call from idle links instead of one of many back to back (CostParams::repeated,
+    // docs/cost-model.md "Repeated calls"); not an MCA parameter
+    pp.cost.repeated = !a.has("one-call");
+    const bool what_if = a.has("burst") || a.has("one-call");
     if (a.has("segment")) {
         pp.segment_bytes = parse_bytes(a.get("segment"), "segment");
     }
@@ -657,14 +663,14 @@ int cmd_plan(const Args &a)
         }
     }
     Decision dec = decide(d);
-    // With --burst or --repeated: the plan the model chooses without them, priced with them (how
-    // far the what-if moves the prediction of the plan the component would run)
+    // With --burst or --one-call: the plan the component would choose (the defaults), priced with
+    // them (how far the what-if moves the prediction of the plan the component would run)
     Plan as_is;
     double as_is_priced = -1;
     if (what_if) {
         DecideInput d0 = d;
-        d0.params.cost.burst_bytes = 0;
-        d0.params.cost.repeated = false;
+        d0.params.cost.burst_bytes = CostParams().burst_bytes;
+        d0.params.cost.repeated = CostParams().repeated;
         const Decision dec0 = decide(d0);
         if (dec0.have_plan) {
             as_is = dec0.run_alternative ? dec0.alternative : dec0.run_peer ? dec0.peer : dec0.plan;
@@ -746,7 +752,7 @@ int cmd_plan(const Args &a)
         if (dec.have_alternative) {
             os << "  \"alternative\": {\"algo\": " << jstr(dec.alternative.description)
                << ", \"predicted_s\": " << jnum(dec.alternative.predicted_s)
-               << ", \"burst\": " << (dec.alternative_burst ? "true" : "false") << "},\n";
+               << ", \"note\": " << jstr(dec.alternative_note) << "},\n";
         }
         if (dec.have_peer) {
             os << "  \"peer\": {\"algo\": " << jstr(dec.peer.description)
@@ -806,10 +812,10 @@ int cmd_plan(const Args &a)
         std::printf("previous    %12s   (cloudaware %+.1f %%) %s (%s)\n", format_time(prev_s).c_str(),
                     100.0 * (plan.predicted_s / prev_s - 1), prev_desc.c_str(), prev_name(d.previous));
         if (dec.have_alternative && !dec.run_alternative) {
-            std::printf("alternative %12s   %s (the live trial tries it too%s)\n",
+            std::printf("alternative %12s   %s (the live trial tries it too%s%s)\n",
                         format_time(dec.alternative.predicted_s).c_str(),
                         dec.alternative.description.c_str(),
-                        dec.alternative_burst ? "; the model's choice if every message passed at once" : "");
+                        dec.alternative_note.empty() ? "" : "; ", dec.alternative_note.c_str());
         }
         if (dec.have_peer && !dec.run_peer) {
             std::printf("peer        %12s   %s run by the executor (the live trial tries it too)\n",
@@ -820,9 +826,9 @@ int cmd_plan(const Args &a)
                     dec.reason.c_str());
         if (as_is_priced >= 0) {
             std::printf("without %s: %s, predicted %s; with it %s\n",
-                        pp.cost.burst_bytes > 0 && pp.cost.repeated ? "--burst and --repeated"
-                        : pp.cost.repeated                          ? "--repeated"
-                                                                    : "--burst",
+                        a.has("burst") && a.has("one-call") ? "--burst and --one-call"
+                        : a.has("one-call")                 ? "--one-call"
+                                                            : "--burst",
                         as_is.description.c_str(), format_time(as_is.predicted_s).c_str(),
                         format_time(as_is_priced).c_str());
         }

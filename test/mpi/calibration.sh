@@ -57,12 +57,13 @@ expect_count "calibration: measured 3 pairs" 1
 entry=$(ls "$cache"/cloudaware-*.matrix) || fail "no cache entry written"
 [ "$(stat -c %a "$cache")" = 700 ] || fail "cache directory is not 0700"
 [ "$(stat -c %a "$entry")" = 600 ] || fail "cache entry is not 0600"
-grep -q "^cloudaware-matrix 3" "$work/dump.matrix" || fail "dump is not a matrix file (version 3)"
-# The node properties (capacity phase, overhead bursts) are measured, exchanged and agreed: the
+grep -q "^cloudaware-matrix 4" "$work/dump.matrix" || fail "dump is not a matrix file (version 4)"
+# The node properties (capacity phase, overhead bursts, burst credit) are measured, exchanged and agreed: the
 # dump and the cache entry hold them, and every rank reports the same agreed matrix digest (it
 # covers the node properties) with node properties.
 for f in "$work/dump.matrix" "$entry"; do
-    for k in node_egress_Bps node_ingress_Bps node_overhead_s node_lone_Bps node_shared_Bps; do
+    for k in node_egress_Bps node_ingress_Bps node_overhead_s node_lone_Bps node_shared_Bps \
+             node_burst_bytes; do
         grep -A1 "^$k\$" "$f" | tail -1 | grep -Eq '^[0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+$' \
             || fail "$f: no row of 3 values after $k"
     done
@@ -83,16 +84,25 @@ expect_in_log "calibration: cache hit for 3 nodes"
 expect_in_log "3 nodes known from the cache, measured 0 pairs"
 agreed
 echo "ok: second run with a cache directory does not measure; node properties measured, agreed, cached"
-# An entry of the older format (version 1, no node properties) is measured again and replaced.
-sed -i -e 's/^cloudaware-matrix 3$/cloudaware-matrix 1/' -e '/^node_/,+1d' "$entry"
-grep -q node_ "$entry" && fail "could not make a version 1 entry"
+# An entry of an older format is measured again and replaced: version 3 (no burst credit) ...
+sed -i -e 's/^cloudaware-matrix 4$/cloudaware-matrix 3/' -e '/^node_burst_bytes$/,+1d' "$entry"
+grep -q node_burst "$entry" && fail "could not make a version 3 entry"
 ca_mpirun 6 "${base[@]}" --mca coll_cloudaware_cache_dir "$cache" "$prog" 5 >/dev/null \
     || fail "cache run 3"
 expect_ok
 expect_count "calibration: measured 3 pairs" 1
+expect_in_log "without burst credit"
+grep -q "^cloudaware-matrix 4" "$entry" || fail "the version 3 entry was not replaced"
+# ... and version 1 (no node properties).
+sed -i -e 's/^cloudaware-matrix 4$/cloudaware-matrix 1/' -e '/^node_/,+1d' "$entry"
+grep -q node_ "$entry" && fail "could not make a version 1 entry"
+ca_mpirun 6 "${base[@]}" --mca coll_cloudaware_cache_dir "$cache" "$prog" 5 >/dev/null \
+    || fail "cache run 4"
+expect_ok
+expect_count "calibration: measured 3 pairs" 1
 expect_in_log "written by an older version"
-grep -q "^cloudaware-matrix 3" "$entry" || fail "the old entry was not replaced"
-echo "ok: an entry of the older format is measured again and replaced"
+grep -q "^cloudaware-matrix 4" "$entry" || fail "the old entry was not replaced"
+echo "ok: entries of the older formats (3, 1) are measured again and replaced"
 
 # 3. Faults: each gives exactly one warning line, measures (or falls back) and stays correct.
 run_fault() {   # NAME EXPECTED-WARNING mpirun-args...

@@ -205,6 +205,7 @@ START_TEST(burst_prices_short_messages_at_latency)
             m.set_node_props(std::vector<NodeProps>(4));
         }
         CostParams c;
+        c.repeated = false;   // one call from idle links
         const double bulk = predict(p, m, in.rank_node, c);
         ck_assert_msg(bulk >= 2 * (L + bytes / B) * 0.999, "flow %d: %g s", flow, bulk);
         c.burst_bytes = bytes;
@@ -222,6 +223,38 @@ START_TEST(burst_prices_short_messages_at_latency)
         c.burst_bytes = bytes;
         ck_assert_double_eq_tol(predict(q, m, two.rank_node, c), t1 + bytes / B + L, 1e-12);
     }
+}
+END_TEST
+
+// CACORE_BURST_MEASURED (the default): each message has its sender node's measured credit
+// (NodeProps::burst_bytes); none where the matrix has no node properties or the node none (0)
+// or was not measured (-1).
+START_TEST(measured_burst_credit_is_the_senders)
+{
+    const double L = kL, B = kB, bytes = 1024;
+    Matrix m = four_nodes();
+    const PlanInput in = bcast_over(m, bytes);
+    const Plan p = build_binomial(in);   // 0 -> 2, then 0 -> 1 and 2 -> 3
+    CostParams c;
+    c.repeated = false;
+    ck_assert_double_eq(c.burst_bytes, CACORE_BURST_MEASURED);
+    const double none = predict(p, m, in.rank_node, c);   // no node properties: no bursts
+    ck_assert(!has_bursts(c, m));
+    std::vector<NodeProps> props(4);
+    props[1].burst_bytes = props[3].burst_bytes = -1;
+    m.set_node_props(props);
+    ck_assert(!has_bursts(c, m));
+    const double bulk = predict(p, m, in.rank_node, c);
+    ck_assert(bulk >= 2 * (L + bytes / B) * 0.999 && none >= bulk * 0.999);
+    props[0].burst_bytes = props[2].burst_bytes = bytes;   // both senders pass it at once
+    m.set_node_props(props);
+    ck_assert(has_bursts(c, m));
+    ck_assert_double_eq_tol(predict(p, m, in.rank_node, c), 2 * L, 1e-12);
+    props[2].burst_bytes = 0;   // 2 -> 3 at the rate, after 0 -> 2 passed at once
+    m.set_node_props(props);
+    ck_assert_double_eq_tol(predict(p, m, in.rank_node, c), 2 * L + bytes / B, 1e-12);
+    c.burst_bytes = 0;   // coll_cloudaware_model_burst 0: none, whatever was measured
+    ck_assert_double_eq(predict(p, m, in.rank_node, c), bulk);
 }
 END_TEST
 
@@ -245,6 +278,7 @@ START_TEST(repeated_calls_wait_for_the_busiest_capacity)
             m.set_node_props(std::vector<NodeProps>(4));
         }
         CostParams c;
+        c.repeated = false;
         // port model: node 0's send port carries both of its messages; flow model: no node cap
         ck_assert_double_eq_tol(busiest_capacity_s(p, m, in.rank_node, c), (flow ? t : 2 * t), 1e-15);
         ck_assert_double_eq_tol(busiest_capacity_s(q, m, two.rank_node, c), 2 * t, 1e-15);
@@ -265,6 +299,7 @@ START_TEST(repeated_calls_wait_for_the_busiest_capacity)
     CostParams c;
     ck_assert_double_eq_tol(busiest_capacity_s(p, m, in.rank_node, c), 8 * t, 1e-15);
     c.burst_bytes = bytes;
+    c.repeated = false;   // one call
     ck_assert_double_eq_tol(predict(p, m, in.rank_node, c), 4 * t + L, 1e-15);
     c.burst_bytes = 0;
     c.node_send_slots = c.node_recv_slots = 0;   // port model with unlimited ports: the pairs only
@@ -455,7 +490,7 @@ START_TEST(policy_alternative)
     const std::string best = cacore_plan_describe(c.d.plan), alt = cacore_plan_describe(c.d.alternative);
     ck_assert(best != alt);
     ck_assert(c.d.alternative_s >= c.d.plan_s && c.d.alternative_s == cacore_plan_predicted(c.d.alternative));
-    ck_assert_int_eq(c.d.alternative_burst, 0);
+    ck_assert_str_eq(c.d.alternative_note, "");
     cacore_plan_free(c.d.plan);
     // within the spread or not
     c.in.trial_spread = c.d.alternative_s / c.d.plan_s * 0.999;
@@ -520,7 +555,7 @@ START_TEST(policy_burst_alternative)
     ck_assert_msg(c.d.alternative_s > c.in.trial_spread * c.d.plan_s, "%s %g s, %s %g s", best.c_str(),
                   c.d.plan_s, alt.c_str(), c.d.alternative_s);
     ck_assert(c.d.alternative_s == cacore_plan_predicted(c.d.alternative));
-    ck_assert_int_eq(c.d.alternative_burst, 1);
+    ck_assert_str_eq(c.d.alternative_note, "the model's choice if every message passed at once");
     cacore_plan_free(c.d.plan);
     // a trial that measured it fastest runs it (the next job finds the same alternative)
     c.in.trial = CACORE_TRIAL_ALTERNATIVE;
@@ -540,6 +575,31 @@ START_TEST(policy_burst_alternative)
     ck_assert_msg(c.d.alternative == nullptr || c.d.alternative_s <= 2 * c.d.plan_s, "%g s, plan %g s",
                   c.d.alternative_s, c.d.plan_s);
     cacore_plan_free(c.d.plan);
+    // With the nodes' burst credit measured (4 KiB each), the model prices the bursts itself (as
+    // repeated calls) and the alternative below large_message is its choice at the bulk rates:
+    // 16 KiB, whose ring blocks pass at once (trial_spread 1: no second plan within the spread).
+    Case b(flat, 2, CACORE_COLL_ALLREDUCE, 16384);
+    cacore_matrix_free(b.m);
+    b.m = tu_matrix(8, [](int, int, void *) { return 75e-6; }, [](int, int, void *) { return 1.5e6; },
+                    nullptr);
+    for (int i = 0; i < 8; ++i) {
+        props[i * CACORE_NODE_VALUES + CACORE_NODE_BURST] = 4096;
+    }
+    ck_assert_int_eq(cacore_matrix_set_node_props(b.m, props, err, sizeof err), CACORE_OK);
+    b.in.previous = CACORE_PREV_HAN;
+    b.in.trial_spread = 1;
+    b.in.params.cost.burst_bytes = 0;   // the bulk model's choice
+    b.run();
+    ck_assert_ptr_nonnull(b.d.plan);
+    const std::string bulk = cacore_plan_describe(b.d.plan);
+    cacore_plan_free(b.d.plan);
+    b.in.params.cost.burst_bytes = CACORE_BURST_MEASURED;
+    b.run();
+    ck_assert_msg(b.d.plan != nullptr && b.d.alternative != nullptr, "%s", b.d.reason);
+    ck_assert_str_ne(cacore_plan_describe(b.d.plan), bulk.c_str());
+    ck_assert_str_eq(cacore_plan_describe(b.d.alternative), bulk.c_str());
+    ck_assert_str_eq(b.d.alternative_note, "the model's choice at the bulk rates, without bursts");
+    cacore_plan_free(b.d.plan);
 }
 END_TEST
 
@@ -695,6 +755,7 @@ int main()
     tcase_add_test(tc, previous_plans_complete_and_priced);
     tcase_add_test(tc, tuned_binomial_is_the_binomial_baseline);
     tcase_add_test(tc, burst_prices_short_messages_at_latency);
+    tcase_add_test(tc, measured_burst_credit_is_the_senders);
     tcase_add_test(tc, repeated_calls_wait_for_the_busiest_capacity);
     tcase_add_test(tc, policy_rule_fallback);
     tcase_add_test(tc, policy_rule_plan);

@@ -174,7 +174,7 @@ START_TEST(round_trip_is_exact_and_private)
 }
 END_TEST
 
-/* Version 3: node properties (with the lone samples) after the bandwidth block, kept exactly
+/* Version 4: node properties (with the lone samples and burst credit) after the bandwidth block, kept exactly
  * through a write and a read; a matrix without them is written as version 1 (what older readers
  * and the lab know). */
 START_TEST(node_properties_round_trip)
@@ -182,7 +182,8 @@ START_TEST(node_properties_round_trip)
     const char *path = tu_write_temp(GOOD);
     cacore_matrix_t *m = NULL, *m2 = NULL;
     char err[256], out[64], line[256];
-    double props[2 * CACORE_NODE_VALUES] = {1.25e6, 0, 3.1e-5, 4e6, 1e6, 0, 5e7, 1.7e-5, 0, 0},
+    double props[2 * CACORE_NODE_VALUES] = {1.25e6, 0, 3.1e-5, 4e6, 1e6, 32768,
+                                            0, 5e7, 1.7e-5, 0, 0, -1},
            got[CACORE_NODE_VALUES];
     ck_assert_int_eq(cacore_matrix_read_file(path, &m, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_matrix_node_props(m, 0, got), 0);
@@ -192,7 +193,7 @@ START_TEST(node_properties_round_trip)
     FILE *f = fopen(out, "r");
     ck_assert_ptr_nonnull(f);
     ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-    ck_assert_str_eq(line, "cloudaware-matrix 3\n");
+    ck_assert_str_eq(line, "cloudaware-matrix 4\n");
     fclose(f);
     ck_assert_msg(cacore_matrix_read_file(out, &m2, err, sizeof err) == CACORE_OK, "%s", err);
     for (int i = 0; i < 2; ++i) {
@@ -222,10 +223,11 @@ START_TEST(malformed_files_are_rejected)
 {
     expect_error("", CACORE_ERR_FORMAT, 0, "unexpected end of file");
     expect_error("hello 1\n", CACORE_ERR_FORMAT, 1, "not a matrix file");
-    expect_error(good_with_line(2, "cloudaware-matrix 4"), CACORE_ERR_FORMAT, 2, "version");
-    /* versions 2 and 3 require the node rows after bandwidth_Bps */
+    expect_error(good_with_line(2, "cloudaware-matrix 5"), CACORE_ERR_FORMAT, 2, "version");
+    /* versions 2 to 4 require the node rows after bandwidth_Bps */
     expect_error(good_with_line(2, "cloudaware-matrix 2"), CACORE_ERR_FORMAT, 13, "node_egress_Bps");
     expect_error(good_with_line(2, "cloudaware-matrix 3"), CACORE_ERR_FORMAT, 13, "node_egress_Bps");
+    expect_error(good_with_line(2, "cloudaware-matrix 4"), CACORE_ERR_FORMAT, 13, "node_egress_Bps");
     expect_error(good_with_line(3, "nodes 0"), CACORE_ERR_FORMAT, 3, "out of range");
     expect_error(good_with_line(3, "nodes -4"), CACORE_ERR_FORMAT, 3, "out of range");
     expect_error(good_with_line(3, "nodes 99999999"), CACORE_ERR_FORMAT, 3, "out of range");

@@ -97,6 +97,8 @@ typedef struct mca_coll_cloudaware_component_t {
     int model_duplex;            /* cost model: messages between two ranks above this many bytes
                                     take turns with the other direction; 0 = all, -1 = none,
                                     -2 = measured (CACORE_DUPLEX_MEASURED) */
+    int model_burst;             /* cost model: burst credit in bytes; 0 = none, -1 = measured
+                                    (CACORE_BURST_MEASURED) */
     /* live trial (coll_cloudaware_trial.c) */
     int trial_calls;             /* blocking calls per variant; 0 = no trials */
     double trial_time;           /* seconds: more calls per variant when they are shorter */

@@ -244,7 +244,8 @@ static void summary(calib_t *x, double elapsed)
                         s.latency_median_s * 1e6, s.latency_max_s * 1e6,
                         s.bandwidth_min_Bps / 1e6, s.bandwidth_median_Bps / 1e6,
                         s.bandwidth_max_Bps / 1e6, s.asymmetric, s.pairs);
-    /* Node properties: egress/ingress capacity in MB/s (- = no cap seen), overhead in us. */
+    /* Node properties: egress/ingress capacity in MB/s (- = no cap seen), overhead in us, burst
+     * credit in KiB. */
     props[0] = '\0';
     for (int i = 0; i < x->n && used < sizeof(props) - 64; i++) {
         const double *p = x->P + (size_t) CACORE_NODE_VALUES * i;
@@ -253,13 +254,14 @@ static void summary(calib_t *x, double elapsed)
                  p[CACORE_NODE_EGRESS] / 1e6);
         snprintf(in, sizeof(in), p[CACORE_NODE_INGRESS] > 0 ? "%.3g" : "-",
                  p[CACORE_NODE_INGRESS] / 1e6);
-        used += (size_t) snprintf(props + used, sizeof(props) - used, "%s%s %s/%s/%.1f",
+        used += (size_t) snprintf(props + used, sizeof(props) - used, "%s%s %s/%s/%.1f/%.0f",
                                   i ? "; " : "", x->map->hosts[i], e, in,
-                                  p[CACORE_NODE_OVERHEAD] * 1e6);
+                                  p[CACORE_NODE_OVERHEAD] * 1e6, p[CACORE_NODE_BURST] / 1024);
     }
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, mca_coll_cloudaware_component.output,
                         "coll:cloudaware: calibration nodes of %s (%d measured; egress/ingress "
-                        "capacity MB/s, - = no cap seen / per-message overhead us): %s",
+                        "capacity MB/s, - = no cap seen / per-message overhead us / burst credit "
+                        "KiB): %s",
                         x->comm->c_name, x->nodes_measured, props);
 }
 
@@ -598,12 +600,14 @@ static void decide(calib_t *x, report_t **rep, verdict_t *v, size_t *vlen)
             for (int k = 0; k < CACORE_NODE_VALUES; k++) {
                 P[k] = node[k];
             }
-            /* The core's ranges (cacore_matrix_set_node_props): capacities 0 or 1..1e15 B/s. */
+            /* The core's ranges (cacore_matrix_set_node_props): capacities 0 or 1..1e15 B/s,
+             * burst credit 0..1e12 bytes (measured: never -1). */
             if (!(isfinite(P[0]) && (0 == P[0] || (P[0] >= 1 && P[0] <= 1e15)) && isfinite(P[1])
                   && (0 == P[1] || (P[1] >= 1 && P[1] <= 1e15)) && isfinite(P[2]) && P[2] >= 0
-                  && P[2] <= 1e3)) {
-                snprintf(cause, clen, "invalid node capacity or overhead measured on node %s",
-                         map->hosts[i]);
+                  && P[2] <= 1e3 && isfinite(P[CACORE_NODE_BURST]) && P[CACORE_NODE_BURST] >= 0
+                  && P[CACORE_NODE_BURST] <= 1e12)) {
+                snprintf(cause, clen, "invalid node capacity, overhead or burst credit measured "
+                         "on node %s", map->hosts[i]);
                 return;
             }
             x->pknown[i] = 1;

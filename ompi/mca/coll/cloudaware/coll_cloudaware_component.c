@@ -85,6 +85,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .t_span = 1,
     .model_slots = -1,
     .model_duplex = CACORE_DUPLEX_MEASURED,
+    .model_burst = CACORE_BURST_MEASURED,
     .trial_calls = 3,
     .trial_margin = 0.05,
     .trial_time = 0.05,
@@ -367,6 +368,14 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  "64 KiB between two nodes of one group behind a shared bottleneck that "
                  "calibration found (a rack) (docs/cost-model.md, \"Two-way traffic\").",
                  OPAL_INFO_LVL_6, &c->model_duplex);
+    register_int("model_burst",
+                 "Cost model: a message between nodes of at most this many bytes whose links are "
+                 "idle passes at once and then owes its time at the rate (a shaper's idle "
+                 "credit), and a call is priced as one of many back to back. -1 (default) = "
+                 "measured: each node's burst credit from calibration (none where not measured, "
+                 "e.g. a matrix file of version 1 to 3); 0 = none (every message at the bulk "
+                 "rate); else bytes (docs/cost-model.md, \"Short bursts\").",
+                 OPAL_INFO_LVL_6, &c->model_burst);
     register_int("trial_calls",
                  "Live trial: the first blocking calls of each collective, root and size class "
                  "on a communicator run the cloud-aware plan, the previous module, "
@@ -558,6 +567,11 @@ static int cloudaware_open(void)
         opal_output(0, "coll:cloudaware: coll_cloudaware_model_duplex=%d is invalid; using -2 "
                     "(measured)", c->model_duplex);
         c->model_duplex = CACORE_DUPLEX_MEASURED;
+    }
+    if (c->model_burst < CACORE_BURST_MEASURED) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_model_burst=%d is invalid; using -1 "
+                    "(measured)", c->model_burst);
+        c->model_burst = CACORE_BURST_MEASURED;
     }
     if (c->model_slots < -1) {
         opal_output(0, "coll:cloudaware: coll_cloudaware_model_slots=%d is invalid; using -1 "

@@ -164,6 +164,7 @@ static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matri
     in.params.hier.t_span = c->t_span;
     in.params.cost.node_send_slots = in.params.cost.node_recv_slots = c->model_slots;
     in.params.cost.duplex_above_bytes = c->model_duplex;
+    in.params.cost.burst_bytes = c->model_burst;
     in.params.algo = c->algorithm;
     for (int l = 0; l < CACORE_PLAN_LEVELS; l++) {
         in.params.pattern[l] = c->pattern[l];
@@ -189,10 +190,9 @@ static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matri
     if (NULL != d.alternative) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: %s of %zu bytes: the live trial also tries %s "
-                            "(predicted %.3g s%s)", cacore_coll_name(call->coll), bytes,
+                            "(predicted %.3g s%s%s)", cacore_coll_name(call->coll), bytes,
                             cacore_plan_describe(d.alternative), d.alternative_s,
-                            d.alternative_burst ? "; the model's choice if every message passed "
-                                                  "at once" : "");
+                            d.alternative_note[0] ? "; " : "", d.alternative_note);
     }
     if (NULL != d.peer) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,

@@ -373,6 +373,87 @@ static int lone_sample(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big,
     return CACORE_MEAS_OK;
 }
 
+/* Burst credit of node k (docs/calibration.md, "Burst credit"): k sends every other leader a go
+ * message, the number of probes it takes (0 = none); its fastest measured peer then takes the
+ * probes (CLOUDAWARE_BURST_*: growing sizes, each after an idle gap, acknowledged) while nobody
+ * else transfers. Sets node[BURST] on k: the largest probe that passed in less than
+ * CLOUDAWARE_BURST_RATIO of its time at the pair's rate, after its round trip (0: none did);
+ * a size that does not pass is sent once more (once per probe), and the probes after the
+ * second miss, or after the largest size, are zero-byte messages. */
+static int burst_probe(meas_ctx_t *x, int k, mca_coll_cloudaware_row_t *row, char *big,
+                       size_t total, char *go, char *ackr)
+{
+    int n = x->map->nnodes, me = x->map->my_node, peer = -1, rc;
+    uint64_t cnt;
+
+    if (k != me) {
+        if (CACORE_MEAS_OK != (rc = xfer(x, k, NULL, 0, go, sizeof(cnt)))) {
+            row->peer = k;
+            return rc;
+        }
+        memcpy(&cnt, go, sizeof(cnt));
+        for (uint64_t i = 0; i < cnt && i < CLOUDAWARE_BURST_PROBES; i++) {
+            if (CACORE_MEAS_OK != (rc = xfer(x, k, NULL, 0, big, total))
+                || CACORE_MEAS_OK != (rc = xfer(x, k, ackr, 1, NULL, 0))) {
+                row->peer = k;
+                return rc;
+            }
+        }
+        return CACORE_MEAS_OK;
+    }
+    for (int j = 0; j < n; j++) {
+        if (j != me && row->bw[j] > 0.0 && (peer < 0 || row->bw[j] > row->bw[peer])) {
+            peer = j;
+        }
+    }
+    for (int j = 0; j < n; j++) {
+        if (j == me) {
+            continue;
+        }
+        cnt = (j == peer) ? CLOUDAWARE_BURST_PROBES : 0;
+        memcpy(go, &cnt, sizeof(cnt));
+        if (CACORE_MEAS_OK != (rc = xfer(x, j, go, sizeof(cnt), NULL, 0))) {
+            row->peer = j;
+            return rc;
+        }
+    }
+    row->node[CACORE_NODE_BURST] = 0.0;
+    double owed = 0.0;
+    bool passing = peer >= 0, retried = false;
+    int size = 0;   /* index of the next size */
+    for (int i = 0; peer >= 0 && i < CLOUDAWARE_BURST_PROBES; i++) {
+        size_t s = (size_t) CLOUDAWARE_BURST_MIN << size;
+        double t0, t;
+
+        if (size >= CLOUDAWARE_BURST_SIZES || s > total
+            || (double) s / row->bw[peer] > CLOUDAWARE_BURST_MAX_S) {
+            passing = false;
+        }
+        if (passing) {   /* idle: the credit builds up, the previous probe is repaid */
+            usleep((useconds_t) (1e6 * (CLOUDAWARE_BURST_GAP_S + owed)));
+        }
+        t0 = mca_coll_cloudaware_now();
+        if (CACORE_MEAS_OK != (rc = xfer(x, peer, big, passing ? s : 0, ackr, 1))) {
+            row->peer = peer;
+            return rc;
+        }
+        t = mca_coll_cloudaware_now() - t0 - 2.0 * row->lat[peer];
+        if (!passing) {
+            continue;
+        }
+        owed = (double) s / row->bw[peer];
+        if (t < CLOUDAWARE_BURST_RATIO * owed) {
+            row->node[CACORE_NODE_BURST] = (double) s;
+            size++;
+        } else if (!retried) {
+            retried = true;   /* once more (a CPU stall of either side can hold one up) */
+        } else {
+            passing = false;
+        }
+    }
+    return CACORE_MEAS_OK;
+}
+
 /* The capacity phase (docs/calibration.md, "Node capacity and per-message overhead"): for every
  * node k with node_todo[k], in node order and after a barrier of all leaders:
  *   (1) egress: k sends its m fastest measured peers one chunk each at once, sized in proportion
@@ -383,6 +464,7 @@ static int lone_sample(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big,
  *   (3) lone sample: k sends half a bulk transfer to its slowest measured peer alone (the other
  *       leaders get a zero-byte message, and all acknowledge), while nobody else transfers: the
  *       pair's rate without its round's other pairs (docs/calibration.md, "Shared bottlenecks").
+ *   (4) burst credit (burst_probe), also with two nodes; (1)-(3) need three.
  * A fan that takes clearly longer than its pairs' rates allow measured a cap of the node:
  * E (or I) = bytes / time. Peers are the fastest paths, the least likely to cross a shared
  * uplink. Chunks total at most `total` bytes (one bulk transfer). */
@@ -402,14 +484,17 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
     }
     row->node[CACORE_NODE_EGRESS] = row->node[CACORE_NODE_INGRESS] = 0.0;
     row->node[CACORE_NODE_LONE] = row->node[CACORE_NODE_SHARED] = 0.0;
+    row->node[CACORE_NODE_BURST] = 0.0;
     for (int k = 0; k < n; k++) {
-        if (!node_todo[k] || n < 3) {
-            continue;   /* with one peer a fan is a pair: nothing to tell apart */
+        if (!node_todo[k]) {
+            continue;
         }
         if (CACORE_MEAS_OK != (rc = leader_barrier(x, syncs, syncr, &row->peer))) {
             goto out;
         }
-        if (k == me) {
+        if (n < 3) {
+            /* with one peer a fan is a pair: nothing to tell apart */
+        } else if (k == me) {
             size_t c[CLOUDAWARE_FAN_PEERS], bytes = 0, off = 0;
             int m = fan_peers(n, me, row->bw, peers);
             bool ok = fan_split(m, peers, row->bw, total, c);
@@ -511,6 +596,9 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
                 row->peer = k;
                 goto out;
             }
+        }
+        if (CACORE_MEAS_OK != (rc = burst_probe(x, k, row, big, total, go, ackr))) {
+            goto out;
         }
     }
     rc = CACORE_MEAS_OK;

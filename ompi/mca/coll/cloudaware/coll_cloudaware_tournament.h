@@ -21,14 +21,25 @@ typedef struct {
     double *lat;         /* [nnodes]: this node -> j, seconds */
     double *bw;          /* [nnodes]: this node -> j, bytes/s */
     double *node;        /* [CACORE_NODE_VALUES]: this node's egress and ingress capacity
-                            (bytes/s, 0 = no cap seen), per-message overhead (s) and lone
-                            sample (cloudaware_core.h) */
+                            (bytes/s, 0 = no cap seen), per-message overhead (s), lone
+                            sample and burst credit (bytes) (cloudaware_core.h) */
 } mca_coll_cloudaware_row_t;
 
 /* Peers of one node in the capacity phase (fewer when there are fewer other nodes). */
 #define CLOUDAWARE_FAN_PEERS 3
 /* A fan's aggregate rate below this fraction of the sum of its pairs' rates is a node cap. */
 #define CLOUDAWARE_CAP_RATIO 0.8
+/* Burst credit probes (docs/calibration.md, "Burst credit"): sizes CLOUDAWARE_BURST_MIN << i for
+ * i < CLOUDAWARE_BURST_SIZES, in CLOUDAWARE_BURST_PROBES messages (one size may be sent twice),
+ * each after CLOUDAWARE_BURST_GAP_S of idling plus what the one before owes at the pair's rate;
+ * one passed as a burst when it took less than CLOUDAWARE_BURST_RATIO of its time at that rate;
+ * sizes that take more than CLOUDAWARE_BURST_MAX_S at it are not sent. */
+#define CLOUDAWARE_BURST_MIN 16384
+#define CLOUDAWARE_BURST_SIZES 4
+#define CLOUDAWARE_BURST_PROBES 5
+#define CLOUDAWARE_BURST_GAP_S 0.025
+#define CLOUDAWARE_BURST_RATIO 0.5
+#define CLOUDAWARE_BURST_MAX_S 0.1
 
 /* Runs by node leaders only. todo[i*n+j] (symmetric) says which node pairs to measure,
  * node_todo[i] which nodes' properties (capacity phase after the tournament). */

@@ -55,7 +55,7 @@ namespace {
 cacore::NodeProps node_props_of(const double *v)
 {
     return cacore::NodeProps{v[CACORE_NODE_EGRESS], v[CACORE_NODE_INGRESS], v[CACORE_NODE_OVERHEAD],
-                             v[CACORE_NODE_LONE], v[CACORE_NODE_SHARED]};
+                             v[CACORE_NODE_LONE], v[CACORE_NODE_SHARED], v[CACORE_NODE_BURST]};
 }
 
 void node_values_of(const cacore::NodeProps &p, double *v)
@@ -65,6 +65,7 @@ void node_values_of(const cacore::NodeProps &p, double *v)
     v[CACORE_NODE_OVERHEAD] = p.overhead_s;
     v[CACORE_NODE_LONE] = p.lone_Bps;
     v[CACORE_NODE_SHARED] = p.shared_Bps;
+    v[CACORE_NODE_BURST] = p.burst_bytes;
 }
 
 void set_err(char *err, size_t errlen, const std::string &msg)
@@ -434,7 +435,8 @@ cacore_status_t cacore_decide(const cacore_matrix_t *m, int nranks, const int *r
         cacore::Decision dec = cacore::decide(d);
         out->plan_s = dec.have_plan ? dec.plan.predicted_s : -1.0;
         out->alternative_s = dec.have_alternative ? dec.alternative.predicted_s : -1.0;
-        out->alternative_burst = dec.have_alternative && dec.alternative_burst ? 1 : 0;
+        std::snprintf(out->alternative_note, sizeof(out->alternative_note), "%s",
+                      dec.have_alternative ? dec.alternative_note.c_str() : "");
         out->peer_s = dec.have_peer ? dec.peer.predicted_s : -1.0;
         out->previous_s = dec.previous_s;
         out->problem = dec.problem ? 1 : 0;
@@ -641,6 +643,12 @@ cacore_status_t cacore_cache_entry_node_props(const cacore_matrix_t *entry, int 
             throw cacore::Error(CACORE_ERR_FORMAT, "was written by an older version (cloudaware-"
                                                    "matrix 1, without node capacities)");
         }
+        for (int i : idx) {
+            if (entry->m.node_props(i).burst_bytes < 0) {
+                throw cacore::Error(CACORE_ERR_FORMAT, "was written by an older version (cloudaware-"
+                                                       "matrix 2 or 3, without burst credit)");
+            }
+        }
         for (size_t i = 0; i < names.size(); ++i) {
             const cacore::NodeProps &p = entry->m.node_props(idx[i]);
             node_values_of(p, props + CACORE_NODE_VALUES * i);
@@ -722,7 +730,7 @@ uint64_t cacore_matrix_digest(const cacore_matrix_t *m)
     for (int i = 0; x.has_node_props() && i < n; i++) {
         const cacore::NodeProps &p = x.node_props(i);
         h = fnv_double(fnv_double(fnv_double(h, p.egress_Bps), p.ingress_Bps), p.overhead_s);
-        h = fnv_double(fnv_double(h, p.lone_Bps), p.shared_Bps);
+        h = fnv_double(fnv_double(fnv_double(h, p.lone_Bps), p.shared_Bps), p.burst_bytes);
     }
     return nonzero(h);
 }

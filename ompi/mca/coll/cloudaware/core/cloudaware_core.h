@@ -52,11 +52,15 @@ void cacore_matrix_free(cacore_matrix_t *m);
  * bytes/s when several peers transfer at once; 0 = no cap seen), CACORE_NODE_OVERHEAD (seconds
  * per extra message of one rank), CACORE_NODE_LONE / _SHARED (the rate to the node's slowest
  * peer measured alone, and what the tournament's round measured for that pair; both 0 = no
- * sample). A matrix has them for every node or for none (a `cloudaware-matrix 1` file).
+ * sample), CACORE_NODE_BURST (bytes: the largest message the node's leader saw pass to a
+ * peer after an idle gap clearly faster than that pair's rate, a shaper's idle credit; 0 = none
+ * seen, -1 = not measured: a file of version 2 or 3; docs/calibration.md, "Burst credit"). A
+ * matrix has them for every node or for none (a `cloudaware-matrix 1` file).
  * props = CACORE_NODE_VALUES*n doubles, NULL removes them; invalid values: CACORE_ERR_ARG, the
  * matrix unchanged. */
 enum { CACORE_NODE_EGRESS = 0, CACORE_NODE_INGRESS = 1, CACORE_NODE_OVERHEAD = 2,
-       CACORE_NODE_LONE = 3, CACORE_NODE_SHARED = 4, CACORE_NODE_VALUES = 5 };
+       CACORE_NODE_LONE = 3, CACORE_NODE_SHARED = 4, CACORE_NODE_BURST = 5,
+       CACORE_NODE_VALUES = 6 };
 cacore_status_t cacore_matrix_set_node_props(cacore_matrix_t *m, const double *props, char *err,
                                              size_t errlen);
 /* 1 and props[0..CACORE_NODE_VALUES) filled when m has node properties (and i is a node), else 0. */
@@ -196,7 +200,18 @@ typedef struct {
                                   the other direction (and each other); 0 = all, -1 = none;
                                   default CACORE_DUPLEX_MEASURED (docs/cost-model.md, "Two-way
                                   traffic") */
+    double burst_bytes;       /* a message between nodes of at most this many bytes whose
+                                 capacities are idle passes at once and owes its time (a shaper's
+                                 idle credit); 0 = none; default CACORE_BURST_MEASURED: each
+                                 sender node's measured credit (CACORE_NODE_BURST;
+                                 docs/cost-model.md, "Short bursts") */
+    int repeated;             /* 1 (default): the call is one of many back to back (with bursts,
+                                 debts carry from call to call; docs/cost-model.md, "Repeated
+                                 calls"); 0: one call from idle links */
 } cacore_cost_params_t;
+
+/* burst_bytes: the sender node's measured burst credit (none where not measured). */
+#define CACORE_BURST_MEASURED (-1)
 
 /* duplex_above_bytes: messages between two nodes overlap both ways when the plan posts its sends
  * first (the executor); when it posts receives first (the previous module's own code), only
@@ -392,7 +407,7 @@ typedef struct {
     cacore_plan_t *alternative;   /* the best plan of another algorithm, when the cost model
                                      decided and predicts it within trial_spread of the best plan,
                                      or, below large_message where none is, the plan chosen with
-                                     every message priced as a burst (alternative_burst; the live
+                                     the other view of short messages (alternative_note; the live
                                      trial tries it; the caller frees it), or NULL */
     cacore_plan_t *peer;      /* when the cost model decided: the other default's algorithm
                                  for the call as the executor runs it, tuned's (han's when the
@@ -400,8 +415,9 @@ typedef struct {
                                  frees it), or NULL */
     double plan_s;            /* predicted time of the plan considered; -1: none built */
     double alternative_s;     /* predicted time of the alternative; -1: none offered */
-    int alternative_burst;    /* 1: the alternative is the model's choice if every message of
-                                 the call passed at once (CostParams::burst_bytes), 0: not */
+    char alternative_note[96]; /* what the alternative is when not the second plan ("the model's
+                                  choice if every message passed at once", "... at the bulk
+                                  rates, without bursts"), else "" */
     double peer_s;            /* predicted time of the peer; -1: none offered */
     double previous_s;        /* predicted time of the previous module's algorithm; -1: not
                                  predicted (a rule or a trial decided) */

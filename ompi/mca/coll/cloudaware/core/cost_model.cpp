@@ -28,11 +28,15 @@ CostParams CostParams::from_c(const cacore_cost_params_t &c)
     p.node_send_slots = c.node_send_slots;
     p.node_recv_slots = c.node_recv_slots;
     p.duplex_above_bytes = c.duplex_above_bytes;
+    p.burst_bytes = c.burst_bytes;
+    p.repeated = c.repeated != 0;
     if (!(p.reduce_Bps > 0) || !(p.copy_Bps > 0) || !(p.intra_Bps > 0) || !(p.intra_latency_s >= 0) ||
         !std::isfinite(p.intra_latency_s) || p.node_send_slots < -1 || p.node_recv_slots < -1 ||
         !(p.duplex_above_bytes >= CACORE_DUPLEX_MEASURED) ||
-        !std::isfinite(p.duplex_above_bytes)) {
-        fail_arg("cost parameters: speeds must be > 0, latency >= 0, slots >= -1, duplex >= -2");
+        !std::isfinite(p.duplex_above_bytes) ||
+        !(p.burst_bytes == CACORE_BURST_MEASURED || (p.burst_bytes >= 0 && std::isfinite(p.burst_bytes)))) {
+        fail_arg("cost parameters: speeds must be > 0, latency >= 0, slots >= -1, duplex >= -2, "
+                 "burst -1 or >= 0");
     }
     return p;
 }
@@ -47,6 +51,8 @@ cacore_cost_params_t CostParams::to_c() const
     c.node_send_slots = node_send_slots;
     c.node_recv_slots = node_recv_slots;
     c.duplex_above_bytes = duplex_above_bytes;
+    c.burst_bytes = burst_bytes;
+    c.repeated = repeated ? 1 : 0;
     return c;
 }
 
@@ -242,6 +248,37 @@ void check_rank_node(const Plan &p, const Matrix &m, const std::vector<int> &ran
     }
 }
 
+// The burst credit of a message node a sends (CostParams::burst_bytes): the configured bytes, or
+// with CACORE_BURST_MEASURED the node's measured credit (none where not measured).
+double burst_of(const CostParams &c, const Matrix &m, int a)
+{
+    if (c.burst_bytes >= 0) {
+        return c.burst_bytes;
+    }
+    return m.has_node_props() ? std::max(0.0, m.node_props(a).burst_bytes) : 0.0;
+}
+
+}  // namespace
+
+bool has_bursts(const CostParams &c, const Matrix &m)
+{
+    for (int i = 0; i < m.nodes(); ++i) {
+        if (burst_of(c, m, i) > 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+namespace {
+
+// A message of `bytes` from node a is short enough to pass as a burst.
+bool passes_as_burst(const CostParams &c, const Matrix &m, int a, double bytes)
+{
+    const double credit = burst_of(c, m, a);
+    return credit > 0 && bytes <= credit;
+}
+
 }  // namespace
 
 double busiest_capacity_s(const Plan &p, const Matrix &m, const std::vector<int> &rank_node,
@@ -295,6 +332,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
     check_rank_node(p, m, rank_node);
     // slots -1 = measured: the flow model when the matrix has the measurements, else 1 slot.
     const bool flow = c.node_send_slots < 0 && m.has_node_props();
+    const bool bursts = has_bursts(c, m);
     std::vector<Port> sendp(m.nodes()), recvp(m.nodes());
     for (int i = 0; i < m.nodes(); ++i) {
         sendp[i].free_at.assign(c.node_send_slots < 0 ? 1 : c.node_send_slots, 0.0);
@@ -452,7 +490,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                 if (a != b) {
                     f = net.flow(t.from, t.to, a, b, t.bytes);
                 }
-                if (a != b && c.burst_bytes > 0) {
+                if (a != b && bursts) {
                     double owed = 0;
                     bool idle = true;
                     for (int j : f.cons) {
@@ -469,7 +507,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                         ready.push(Transfer{owed, seq++, t.from, t.to, t.bytes});
                         return false;
                     }
-                    burst = t.bytes <= c.burst_bytes && idle;
+                    burst = passes_as_burst(c, m, a, t.bytes) && idle;
                 }
                 long long ck = -1;
                 if (takes_turns(t.bytes, t.from, t.to)) {
@@ -489,7 +527,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                     done.push(Done{at + m.latency(a, b), seq++, t.from, t.to, ck});
                     return false;
                 }
-                if (c.burst_bytes > 0) {
+                if (bursts) {
                     for (int j : f.cons) {
                         if (j >= 0) {
                             ++sending[j];
@@ -521,7 +559,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                         if (now + flows[i].left / flows[i].rate <= t) {
                             const Flow &f = flows[i];
                             done.push(Done{t + m.latency(f.a, f.b), seq++, f.from, f.to, flow_ck[i]});
-                            if (c.burst_bytes > 0) {
+                            if (bursts) {
                                 for (int j : f.cons) {
                                     if (j >= 0) {
                                         --sending[j];
@@ -579,7 +617,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             // burst_bytes: a short message passes at once when its pair is free (owes nothing), and
             // the pair then owes its time; the ports do not see it
             auto it = link.find(pair);
-            const bool burst = a != b && c.burst_bytes > 0 && t.bytes <= c.burst_bytes;
+            const bool burst = a != b && passes_as_burst(c, m, a, t.bytes);
             if (a == b) {
                 dur = c.intra_latency_s + t.bytes / c.intra_Bps;
             } else if (burst) {
@@ -625,7 +663,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
         return finish;
     };
     // Without bursts nothing carries over: one call already keeps every capacity within its rate.
-    if (!c.repeated || !(c.burst_bytes > 0)) {
+    if (!c.repeated || !bursts) {
         return call(0.0);
     }
     // Calls back to back, each from the previous one's end, with the debts carried over: the

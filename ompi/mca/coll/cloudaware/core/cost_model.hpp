@@ -26,16 +26,17 @@ struct CostParams {
     // message's time at its rate, and passes nothing before (a token-bucket shaper's debt). Its
     // capacities: in the flow model its directed node pair, its nodes' egress and ingress and the
     // shared bottleneck it crosses; in the port model its node pair.
-    // 0: no bursts. Not an MCA parameter: the decision prices small calls so to find the live
-    // trial's alternative (decide.cpp); cloudaware-plan --burst asks the model what if.
-    double burst_bytes = 0;
-    // The call is one of many that follow each other: with bursts, the calls are simulated back
-    // to back with the node pairs' debts carried from one to the next (a burst is repaid before
-    // or during the next call), and the price is the mean time of the calls after the first; it
-    // is never below busiest_capacity_s. Without bursts the price is one call's. Not an MCA
-    // parameter: cloudaware-plan --repeated asks the model what if (docs/cost-model.md,
-    // "Repeated calls").
-    bool repeated = false;
+    // 0: no bursts; CACORE_BURST_MEASURED (default, coll_cloudaware_model_burst): the sender
+    // node's measured credit (NodeProps::burst_bytes; none where not measured).
+    // cloudaware-plan --burst asks the model what if.
+    double burst_bytes = CACORE_BURST_MEASURED;
+    // The call is one of many that follow each other (default: what the decision prices): with
+    // bursts, the calls are simulated back to back with the capacities' debts carried from one to
+    // the next (a burst is repaid before or during the next call), and the price is the mean time
+    // of the calls after the first; it is never below busiest_capacity_s. Without bursts the
+    // price is one call's. cloudaware-plan --one-call prices one call from idle links
+    // (docs/cost-model.md, "Repeated calls").
+    bool repeated = true;
 
     static CostParams from_c(const cacore_cost_params_t &c);
     cacore_cost_params_t to_c() const;
@@ -67,6 +68,9 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
 // plan that keeps within its nodes.
 double busiest_capacity_s(const Plan &p, const Matrix &m, const std::vector<int> &rank_node,
                           const CostParams &c);
+
+// Some node's messages may pass as bursts under c (CostParams::burst_bytes).
+bool has_bursts(const CostParams &c, const Matrix &m);
 
 // Bytes of blocks [first, first+n) of a D-byte vector split into nblocks blocks.
 double block_bytes(double total, int nblocks, int first, int n);

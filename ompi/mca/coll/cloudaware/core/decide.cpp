@@ -5,6 +5,7 @@
 // module's own algorithm; and the other candidates the live trial measures.
 #include "decide.hpp"
 
+#include "cost_model.hpp"
 #include "error.hpp"
 #include "names.hpp"
 #include "previous_module.hpp"
@@ -118,18 +119,29 @@ Decision decide(const DecideInput &d)
         out.alternative = std::move(*second);
         out.have_alternative = true;
     }
-    // Below large_message, where the model offers none: the plan the model would choose if every
-    // message of the call passed at once. Shaped links let a short burst through faster than
-    // the bulk rate calibration measures (the lab's idle credit, docs/lab.md; a cloud shaper's
-    // token bucket), so a small call can be bound by hops and per-message overhead where the
-    // model sees bandwidth; the trial measures which. Shown with its price in the model as is.
+    // Below large_message, where the model offers none: the plan the model would choose with the
+    // other view of short messages. Shaped links let a short burst through faster than the bulk
+    // rate calibration measures (the lab's idle credit, docs/lab.md; a cloud shaper's token
+    // bucket), so a small call can be bound by hops and per-message overhead where a model of
+    // bulk rates sees bandwidth, and the other way round where the credit measured is not there
+    // at the call's pace. Without bursts in the model, the alternative is its choice if every
+    // message of the call passed at once; with them (measured, CACORE_NODE_BURST), its choice
+    // at the bulk rates. The trial measures which. Shown with its price in the model as is.
+    // (d.in.bytes bounds every message of the call: the burst view is the plan chosen if all of
+    // them passed, one call from idle links.)
     if (!out.have_alternative && !forced && d.trial_spread >= 1 && d.in.bytes < d.large_message) {
-        PlanParams burst = decide_params(d);
-        const CostParams cost = burst.cost;   // the model as is, for the alternative's price
-        burst.cost.burst_bytes = std::max(cost.burst_bytes, d.in.bytes);
+        PlanParams other = decide_params(d);
+        const CostParams cost = other.cost;   // the model as is, for the alternative's price
+        const bool bursts = has_bursts(cost, *d.in.matrix);
+        if (bursts) {
+            other.cost.burst_bytes = 0;
+        } else {   // the call's messages all pass at once: one call from idle links
+            other.cost.burst_bytes = std::max(cost.burst_bytes, d.in.bytes);
+            other.cost.repeated = false;
+        }
         std::optional<Plan> b;
         try {
-            b = build_plan(d.in, burst, nullptr);
+            b = build_plan(d.in, other, nullptr);
         } catch (const Error &e) {
             if (e.status() == CACORE_ERR_INTERNAL) {
                 throw;
@@ -140,7 +152,8 @@ Decision decide(const DecideInput &d)
             b->predicted_s = predict_for(*b, d.in, cost);
             out.alternative = std::move(*b);
             out.have_alternative = true;
-            out.alternative_burst = true;
+            out.alternative_note = bursts ? "the model's choice at the bulk rates, without bursts"
+                                          : "the model's choice if every message passed at once";
         }
     }
     // The peer: what the user's other default would run for this call, run by the executor —

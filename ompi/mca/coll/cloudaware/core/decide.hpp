@@ -32,7 +32,8 @@ struct Decision {
     Plan plan;
     bool run_alternative = false;
     bool have_alternative = false;   // the model's second plan (or burst-priced choice), for the live trial
-    bool alternative_burst = false;  // it is the model's choice if every message passed at once
+    std::string alternative_note;    // what the alternative is when not the second plan, e.g.
+                                     // "the model's choice if every message passed at once"
     Plan alternative;
     bool run_peer = false;
     bool have_peer = false;   // the other default's algorithm run by the executor (peer_module)

@@ -44,6 +44,9 @@ std::string node_props_problem(const NodeProps &p)
     if (!std::isfinite(p.overhead_s) || p.overhead_s < 0 || p.overhead_s > 1e3) {
         return "per-message overhead must be finite, 0..1000 s";
     }
+    if (!(p.burst_bytes == -1.0 || (p.burst_bytes >= 0 && p.burst_bytes <= 1e12))) {
+        return "burst credit must be -1 (not measured) or 0..1e+12 bytes";
+    }
     return "";
 }
 
