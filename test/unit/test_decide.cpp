@@ -226,7 +226,7 @@ START_TEST(burst_prices_short_messages_at_latency)
 }
 END_TEST
 
-// CACORE_BURST_MEASURED (the default): each message has its sender node's measured credit
+// CACORE_BURST_MEASURED (coll_cloudaware_model_burst -1): each message has half its sender node's measured credit
 // (NodeProps::burst_bytes); none where the matrix has no node properties or the node none (0)
 // or was not measured (-1).
 START_TEST(measured_burst_credit_is_the_senders)
@@ -237,7 +237,8 @@ START_TEST(measured_burst_credit_is_the_senders)
     const Plan p = build_binomial(in);   // 0 -> 2, then 0 -> 1 and 2 -> 3
     CostParams c;
     c.repeated = false;
-    ck_assert_double_eq(c.burst_bytes, CACORE_BURST_MEASURED);
+    ck_assert_double_eq(c.burst_bytes, 0);   // the default: no bursts
+    c.burst_bytes = CACORE_BURST_MEASURED;
     const double none = predict(p, m, in.rank_node, c);   // no node properties: no bursts
     ck_assert(!has_bursts(c, m));
     std::vector<NodeProps> props(4);
@@ -246,9 +247,14 @@ START_TEST(measured_burst_credit_is_the_senders)
     ck_assert(!has_bursts(c, m));
     const double bulk = predict(p, m, in.rank_node, c);
     ck_assert(bulk >= 2 * (L + bytes / B) * 0.999 && none >= bulk * 0.999);
-    props[0].burst_bytes = props[2].burst_bytes = bytes;   // both senders pass it at once
+    // half the measured credit passes at once (kMeasuredBurstShare): a credit of 2 KiB - 2
+    // bytes leaves 1 KiB messages at the rate, 2 KiB lets both senders pass theirs at once
+    props[0].burst_bytes = props[2].burst_bytes = 2 * bytes - 2;
     m.set_node_props(props);
     ck_assert(has_bursts(c, m));
+    ck_assert_double_eq(predict(p, m, in.rank_node, c), bulk);
+    props[0].burst_bytes = props[2].burst_bytes = 2 * bytes;
+    m.set_node_props(props);
     ck_assert_double_eq_tol(predict(p, m, in.rank_node, c), 2 * L, 1e-12);
     props[2].burst_bytes = 0;   // 2 -> 3 at the rate, after 0 -> 2 passed at once
     m.set_node_props(props);
@@ -575,7 +581,7 @@ START_TEST(policy_burst_alternative)
     ck_assert_msg(c.d.alternative == nullptr || c.d.alternative_s <= 2 * c.d.plan_s, "%g s, plan %g s",
                   c.d.alternative_s, c.d.plan_s);
     cacore_plan_free(c.d.plan);
-    // With the nodes' burst credit measured (4 KiB each), the model prices the bursts itself (as
+    // With the nodes' burst credit measured (4 KiB each, 2 KiB pass), the model prices the bursts itself (as
     // repeated calls) and the alternative below large_message is its choice at the bulk rates:
     // 16 KiB, whose ring blocks pass at once (trial_spread 1: no second plan within the spread).
     Case b(flat, 2, CACORE_COLL_ALLREDUCE, 16384);

@@ -85,7 +85,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .t_span = 1,
     .model_slots = -1,
     .model_duplex = CACORE_DUPLEX_MEASURED,
-    .model_burst = CACORE_BURST_MEASURED,
+    .model_burst = 0,
     .trial_calls = 3,
     .trial_margin = 0.05,
     .trial_time = 0.05,
@@ -371,10 +371,10 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
     register_int("model_burst",
                  "Cost model: a message between nodes of at most this many bytes whose links are "
                  "idle passes at once and then owes its time at the rate (a shaper's idle "
-                 "credit), and a call is priced as one of many back to back. -1 (default) = "
-                 "measured: each node's burst credit from calibration (none where not measured, "
-                 "e.g. a matrix file of version 1 to 3); 0 = none (every message at the bulk "
-                 "rate); else bytes (docs/cost-model.md, \"Short bursts\").",
+                 "credit), and a call is priced as one of many back to back. 0 (default) = none, "
+                 "every message at the bulk rate; -1 = measured: half each node's burst credit "
+                 "from calibration (none where not measured, e.g. a matrix file of version 1 to "
+                 "3); else bytes (docs/cost-model.md, \"Short bursts\": why not by default).",
                  OPAL_INFO_LVL_6, &c->model_burst);
     register_int("trial_calls",
                  "Live trial: the first blocking calls of each collective, root and size class "
@@ -569,9 +569,9 @@ static int cloudaware_open(void)
         c->model_duplex = CACORE_DUPLEX_MEASURED;
     }
     if (c->model_burst < CACORE_BURST_MEASURED) {
-        opal_output(0, "coll:cloudaware: coll_cloudaware_model_burst=%d is invalid; using -1 "
-                    "(measured)", c->model_burst);
-        c->model_burst = CACORE_BURST_MEASURED;
+        opal_output(0, "coll:cloudaware: coll_cloudaware_model_burst=%d is invalid; using 0 "
+                    "(none)", c->model_burst);
+        c->model_burst = 0;
     }
     if (c->model_slots < -1) {
         opal_output(0, "coll:cloudaware: coll_cloudaware_model_slots=%d is invalid; using -1 "

@@ -26,10 +26,10 @@ struct CostParams {
     // message's time at its rate, and passes nothing before (a token-bucket shaper's debt). Its
     // capacities: in the flow model its directed node pair, its nodes' egress and ingress and the
     // shared bottleneck it crosses; in the port model its node pair.
-    // 0: no bursts; CACORE_BURST_MEASURED (default, coll_cloudaware_model_burst): the sender
-    // node's measured credit (NodeProps::burst_bytes; none where not measured).
+    // 0 (default, coll_cloudaware_model_burst): no bursts; CACORE_BURST_MEASURED: the sender
+    // node's measured credit, half of it (NodeProps::burst_bytes; none where not measured).
     // cloudaware-plan --burst asks the model what if.
-    double burst_bytes = CACORE_BURST_MEASURED;
+    double burst_bytes = 0;
     // The call is one of many that follow each other (default: what the decision prices): with
     // bursts, the calls are simulated back to back with the capacities' debts carried from one to
     // the next (a burst is repaid before or during the next call), and the price is the mean time

@@ -127,15 +127,13 @@ Decision decide(const DecideInput &d)
     // at the call's pace. Without bursts in the model, the alternative is its choice if every
     // message of the call passed at once; with them (measured, CACORE_NODE_BURST), its choice
     // at the bulk rates. The trial measures which. Shown with its price in the model as is.
-    // (d.in.bytes bounds every message of the call: the burst view is the plan chosen if all of
-    // them passed, one call from idle links.)
     if (!out.have_alternative && !forced && d.trial_spread >= 1 && d.in.bytes < d.large_message) {
         PlanParams other = decide_params(d);
         const CostParams cost = other.cost;   // the model as is, for the alternative's price
         const bool bursts = has_bursts(cost, *d.in.matrix);
         if (bursts) {
             other.cost.burst_bytes = 0;
-        } else {   // the call's messages all pass at once: one call from idle links
+        } else {   // every message of the call passes at once: one call, from idle links
             other.cost.burst_bytes = std::max(cost.burst_bytes, d.in.bytes);
             other.cost.repeated = false;
         }
