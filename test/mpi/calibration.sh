@@ -84,24 +84,19 @@ expect_in_log "calibration: cache hit for 3 nodes"
 expect_in_log "3 nodes known from the cache, measured 0 pairs"
 agreed
 echo "ok: second run with a cache directory does not measure; node properties measured, agreed, cached"
-# An entry of an older format is measured again and replaced: version 3 (no burst credit) ...
-sed -i -e 's/^cloudaware-matrix 4$/cloudaware-matrix 3/' -e '/^node_burst_bytes$/,+1d' "$entry"
-grep -q node_burst "$entry" && fail "could not make a version 3 entry"
-ca_mpirun 6 "${base[@]}" --mca coll_cloudaware_cache_dir "$cache" "$prog" 5 >/dev/null \
-    || fail "cache run 3"
-expect_ok
-expect_count "calibration: measured 3 pairs" 1
-expect_in_log "without burst credit"
-grep -q "^cloudaware-matrix 4" "$entry" || fail "the version 3 entry was not replaced"
-# ... and version 1 (no node properties).
-sed -i -e 's/^cloudaware-matrix 4$/cloudaware-matrix 1/' -e '/^node_/,+1d' "$entry"
-grep -q node_ "$entry" && fail "could not make a version 1 entry"
-ca_mpirun 6 "${base[@]}" --mca coll_cloudaware_cache_dir "$cache" "$prog" 5 >/dev/null \
-    || fail "cache run 4"
-expect_ok
-expect_count "calibration: measured 3 pairs" 1
-expect_in_log "written by an older version"
-grep -q "^cloudaware-matrix 4" "$entry" || fail "the old entry was not replaced"
+# An entry of an older format is measured again and replaced, with a warning that says why.
+older_entry() {   # VERSION SED-DELETE GREP-GONE RUN WARNING
+    sed -i -e "s/^cloudaware-matrix 4\$/cloudaware-matrix $1/" -e "$2" "$entry"
+    grep -q "$3" "$entry" && fail "could not make a version $1 entry"
+    ca_mpirun 6 "${base[@]}" --mca coll_cloudaware_cache_dir "$cache" "$prog" 5 >/dev/null \
+        || fail "cache run $4"
+    expect_ok
+    expect_count "calibration: measured 3 pairs" 1
+    expect_in_log "$5"
+    grep -q "^cloudaware-matrix 4" "$entry" || fail "the version $1 entry was not replaced"
+}
+older_entry 3 '/^node_burst_bytes$/,+1d' node_burst 3 "without burst credit"
+older_entry 1 '/^node_/,+1d' node_ 4 "written by an older version"
 echo "ok: entries of the older formats (3, 1) are measured again and replaced"
 
 # 3. Faults: each gives exactly one warning line, measures (or falls back) and stays correct.

@@ -383,7 +383,7 @@ static int lone_sample(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big,
 static int burst_probe(meas_ctx_t *x, int k, mca_coll_cloudaware_row_t *row, char *big,
                        size_t total, char *go, char *ackr)
 {
-    int n = x->map->nnodes, me = x->map->my_node, peer = -1, rc;
+    int n = x->map->nnodes, me = x->map->my_node, peer = -1, rc, peers[CLOUDAWARE_FAN_PEERS];
     uint64_t cnt;
 
     if (k != me) {
@@ -401,10 +401,8 @@ static int burst_probe(meas_ctx_t *x, int k, mca_coll_cloudaware_row_t *row, cha
         }
         return CACORE_MEAS_OK;
     }
-    for (int j = 0; j < n; j++) {
-        if (j != me && row->bw[j] > 0.0 && (peer < 0 || row->bw[j] > row->bw[peer])) {
-            peer = j;
-        }
+    if (fan_peers(n, me, row->bw, peers) > 0 && row->bw[peers[0]] > 0.0) {
+        peer = peers[0];   /* the fastest measured peer */
     }
     for (int j = 0; j < n; j++) {
         if (j == me) {

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <memory>
 #include <string_view>
@@ -314,7 +315,7 @@ std::string format_matrix(const Matrix &m, const std::string &comment)
     if (m.has_node_props()) {
         static const char *const keys[] = {"node_egress_Bps", "node_ingress_Bps", "node_overhead_s",
                                            "node_lone_Bps", "node_shared_Bps", "node_burst_bytes"};
-        for (int k = 0; k < 6; ++k) {
+        for (size_t k = 0; k < std::size(keys); ++k) {
             s += keys[k];
             s += '\n';
             for (int i = 0; i < n; ++i) {
