@@ -226,9 +226,9 @@ START_TEST(burst_prices_short_messages_at_latency)
 }
 END_TEST
 
-// CACORE_BURST_MEASURED (coll_cloudaware_model_burst -1): each message has half its sender node's measured credit
-// (NodeProps::burst_bytes); none where the matrix has no node properties or the node none (0)
-// or was not measured (-1).
+// CACORE_BURST_MEASURED (coll_cloudaware_model_burst -1): each message has its sender node's measured credit
+// (NodeProps::burst_bytes), which fades toward its edge; none where the matrix has no node
+// properties or the node none (0) or was not measured (-1).
 START_TEST(measured_burst_credit_is_the_senders)
 {
     const double L = kL, B = kB, bytes = 1024;
@@ -247,18 +247,22 @@ START_TEST(measured_burst_credit_is_the_senders)
     ck_assert(!has_bursts(c, m));
     const double bulk = predict(p, m, in.rank_node, c);
     ck_assert(bulk >= 2 * (L + bytes / B) * 0.999 && none >= bulk * 0.999);
-    // half the measured credit passes at once (kMeasuredBurstShare): a credit of 2 KiB - 2
-    // bytes leaves 1 KiB messages at the rate, 2 KiB lets both senders pass theirs at once
-    props[0].burst_bytes = props[2].burst_bytes = 2 * bytes - 2;
+    // of a message of b bytes under a measured credit C, b (1 - b / C) pass at once: a credit
+    // of 1 KiB leaves 1 KiB messages at the rate; with 2 KiB half of each passes at once, and
+    // the rest takes half the time (0 -> 2, then 0 -> 1 and 2 -> 3 over other node pairs)
+    props[0].burst_bytes = props[2].burst_bytes = bytes;
     m.set_node_props(props);
     ck_assert(has_bursts(c, m));
     ck_assert_double_eq(predict(p, m, in.rank_node, c), bulk);
     props[0].burst_bytes = props[2].burst_bytes = 2 * bytes;
     m.set_node_props(props);
-    ck_assert_double_eq_tol(predict(p, m, in.rank_node, c), 2 * L, 1e-12);
-    props[2].burst_bytes = 0;   // 2 -> 3 at the rate, after 0 -> 2 passed at once
-    m.set_node_props(props);
     ck_assert_double_eq_tol(predict(p, m, in.rank_node, c), 2 * L + bytes / B, 1e-12);
+    props[2].burst_bytes = 0;   // 2 -> 3 at the rate
+    m.set_node_props(props);
+    ck_assert_double_eq_tol(predict(p, m, in.rank_node, c), 2 * L + 1.5 * bytes / B, 1e-12);
+    props[0].burst_bytes = props[2].burst_bytes = 4 * bytes;   // three quarters at once
+    m.set_node_props(props);
+    ck_assert_double_eq_tol(predict(p, m, in.rank_node, c), 2 * L + 0.5 * bytes / B, 1e-12);
     c.burst_bytes = 0;   // coll_cloudaware_model_burst 0: none, whatever was measured
     ck_assert_double_eq(predict(p, m, in.rank_node, c), bulk);
 }
@@ -581,15 +585,16 @@ START_TEST(policy_burst_alternative)
     ck_assert_msg(c.d.alternative == nullptr || c.d.alternative_s <= 2 * c.d.plan_s, "%g s, plan %g s",
                   c.d.alternative_s, c.d.plan_s);
     cacore_plan_free(c.d.plan);
-    // With the nodes' burst credit measured (4 KiB each, 2 KiB pass), the model prices the bursts itself (as
-    // repeated calls) and the alternative below large_message is its choice at the bulk rates:
-    // 16 KiB, whose ring blocks pass at once (trial_spread 1: no second plan within the spread).
+    // With the nodes' burst credit measured (32 KiB each, as on the lab's nodes), the model prices
+    // the bursts itself (as repeated calls; most of each short message passes at once) and the
+    // alternative below large_message is its choice at the bulk rates (16 KiB; trial_spread 1:
+    // no second plan within the spread).
     Case b(flat, 2, CACORE_COLL_ALLREDUCE, 16384);
     cacore_matrix_free(b.m);
     b.m = tu_matrix(8, [](int, int, void *) { return 75e-6; }, [](int, int, void *) { return 1.5e6; },
                     nullptr);
     for (int i = 0; i < 8; ++i) {
-        props[i * CACORE_NODE_VALUES + CACORE_NODE_BURST] = 4096;
+        props[i * CACORE_NODE_VALUES + CACORE_NODE_BURST] = 32768;
     }
     ck_assert_int_eq(cacore_matrix_set_node_props(b.m, props, err, sizeof err), CACORE_OK);
     b.in.previous = CACORE_PREV_HAN;

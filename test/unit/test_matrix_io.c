@@ -188,6 +188,21 @@ START_TEST(node_properties_round_trip)
     ck_assert_int_eq(cacore_matrix_read_file(path, &m, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_matrix_node_props(m, 0, got), 0);
     ck_assert_int_eq(cacore_matrix_set_node_props(m, props, err, sizeof err), CACORE_OK);
+    /* One node's values checked on their own (calibration's rank 0 does): the same ranges. */
+    for (int i = 0; i < 2; ++i) {
+        ck_assert_int_eq(cacore_node_props_check(props + i * CACORE_NODE_VALUES, err, sizeof err), CACORE_OK);
+    }
+    double bad[2 * CACORE_NODE_VALUES];   /* node 0 wrong, node 1 as before */
+    const struct { int k; double v; const char *says; } wrong[] = {
+        {CACORE_NODE_EGRESS, 0.5, "node capacity"}, {CACORE_NODE_OVERHEAD, NAN, "overhead"},
+        {CACORE_NODE_SHARED, 0, "lone sample"}, {CACORE_NODE_BURST, 2e12, "burst credit"}};
+    for (size_t w = 0; w < sizeof wrong / sizeof wrong[0]; ++w) {
+        memcpy(bad, props, sizeof bad);
+        bad[wrong[w].k] = wrong[w].v;
+        ck_assert_int_eq(cacore_node_props_check(bad, err, sizeof err), CACORE_ERR_ARG);
+        ck_assert_msg(strstr(err, wrong[w].says) != NULL, "%s", err);
+        ck_assert_int_eq(cacore_matrix_set_node_props(m, bad, err, sizeof err), CACORE_ERR_ARG);
+    }
     snprintf(out, sizeof out, "%s.out", path);
     ck_assert_msg(cacore_matrix_write_file(m, out, err, sizeof err) == CACORE_OK, "%s", err);
     FILE *f = fopen(out, "r");

@@ -600,14 +600,11 @@ static void decide(calib_t *x, report_t **rep, verdict_t *v, size_t *vlen)
             for (int k = 0; k < CACORE_NODE_VALUES; k++) {
                 P[k] = node[k];
             }
-            /* The core's ranges (cacore_matrix_set_node_props): capacities 0 or 1..1e15 B/s,
-             * burst credit 0..1e12 bytes (measured: never -1). */
-            if (!(isfinite(P[0]) && (0 == P[0] || (P[0] >= 1 && P[0] <= 1e15)) && isfinite(P[1])
-                  && (0 == P[1] || (P[1] >= 1 && P[1] <= 1e15)) && isfinite(P[2]) && P[2] >= 0
-                  && P[2] <= 1e3 && isfinite(P[CACORE_NODE_BURST]) && P[CACORE_NODE_BURST] >= 0
-                  && P[CACORE_NODE_BURST] <= 1e12)) {
-                snprintf(cause, clen, "invalid node capacity, overhead or burst credit measured "
-                         "on node %s", map->hosts[i]);
+            /* The core's ranges; a measured burst credit is never -1 (not measured). */
+            char why[96] = "burst credit must be 0..1e+12 bytes";
+            if (!(P[CACORE_NODE_BURST] >= 0) || CACORE_OK != cacore_node_props_check(P, why, sizeof(why))) {
+                snprintf(cause, clen, "invalid node properties measured on node %s: %s",
+                         map->hosts[i], why);
                 return;
             }
             x->pknown[i] = 1;

@@ -197,6 +197,19 @@ cacore_status_t cacore_matrix_set_node_props(cacore_matrix_t *m, const double *p
     });
 }
 
+cacore_status_t cacore_node_props_check(const double *props, char *err, size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (props == nullptr) {
+            cacore::fail_arg("cacore_node_props_check: NULL values");
+        }
+        const std::string problem = cacore::node_props_problem(node_props_of(props));
+        if (!problem.empty()) {
+            cacore::fail_arg(problem);
+        }
+    });
+}
+
 int cacore_matrix_node_props(const cacore_matrix_t *m, int i, double props[CACORE_NODE_VALUES])
 {
     if (m == nullptr || props == nullptr || !m->m.has_node_props() || i < 0 || i >= m->m.nodes()) {

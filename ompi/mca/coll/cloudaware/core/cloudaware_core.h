@@ -63,6 +63,9 @@ enum { CACORE_NODE_EGRESS = 0, CACORE_NODE_INGRESS = 1, CACORE_NODE_OVERHEAD = 2
        CACORE_NODE_VALUES = 6 };
 cacore_status_t cacore_matrix_set_node_props(cacore_matrix_t *m, const double *props, char *err,
                                              size_t errlen);
+/* CACORE_OK when one node's values (CACORE_NODE_VALUES doubles) are in the ranges
+ * cacore_matrix_set_node_props accepts, else CACORE_ERR_ARG and the problem in err. */
+cacore_status_t cacore_node_props_check(const double *props, char *err, size_t errlen);
 /* 1 and props[0..CACORE_NODE_VALUES) filled when m has node properties (and i is a node), else 0. */
 int cacore_matrix_node_props(const cacore_matrix_t *m, int i, double props[CACORE_NODE_VALUES]);
 /* The matrix restricted to nodes[0..count) (distinct indices into m), in that order. */
@@ -202,9 +205,10 @@ typedef struct {
                                   traffic") */
     double burst_bytes;       /* a message between nodes of at most this many bytes whose
                                  capacities are idle passes at once and owes its time (a shaper's
-                                 idle credit); 0 (default) = none; CACORE_BURST_MEASURED: half
-                                 each sender node's measured credit (CACORE_NODE_BURST;
-                                 docs/cost-model.md, "Short bursts") */
+                                 idle credit); 0 (default) = none; CACORE_BURST_MEASURED: each
+                                 sender node's measured credit (CACORE_NODE_BURST), of which a
+                                 message of b bytes passes b (1 - b / credit) at once
+                                 (docs/cost-model.md, "Short bursts") */
     int repeated;             /* 1 (default): the call is one of many back to back (with bursts,
                                  debts carry from call to call; docs/cost-model.md, "Repeated
                                  calls"); 0: one call from idle links */

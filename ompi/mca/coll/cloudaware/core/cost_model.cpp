@@ -98,6 +98,8 @@ struct Flow {
     int a, b;                  // their nodes
     double left;               // bytes not yet sent
     double rate = 0;           // bytes/s, from FlowNet::share
+    double owed = 0;           // bytes that passed at once when it began (a burst's part), owed
+                               // by its capacities after its last byte
     std::array<int, 6> cons;   // the capacities it shares (FlowNet's numbers), -1 = none
 };
 
@@ -129,7 +131,7 @@ public:
             id[5] = base + ng * ng + ng + h;
             c[5] = bn->way_in(h);
         }
-        Flow f{from, to, a, b, bytes, 0, {-1, -1, -1, -1, -1, -1}};
+        Flow f{from, to, a, b, bytes, 0, 0, {-1, -1, -1, -1, -1, -1}};
         for (int k = 0; k < 6; ++k) {
             if (c[k] > 0) {
                 auto it = number_.emplace(id[k], static_cast<int>(cap_.size())).first;
@@ -248,21 +250,14 @@ void check_rank_node(const Plan &p, const Matrix &m, const std::vector<int> &ran
     }
 }
 
-// Of a node's measured burst credit (the largest probe that passed in less than half its time at
-// the rate, docs/calibration.md "Burst credit"), the share the model lets pass at once: a message
-// as large as that probe passes only just, and not every time when calls follow each other (on
-// racks-8 a 64 KiB allreduce of 32 KiB messages with a measured 32 KiB credit: predicted 13.1 ms
-// with all of it, measured 23.1; docs/cost-model.md, "Short bursts").
-constexpr double kMeasuredBurstShare = 0.5;
-
 // The burst credit of a message node a sends (CostParams::burst_bytes): the configured bytes, or
-// with CACORE_BURST_MEASURED its share of the node's measured credit (none where not measured).
+// with CACORE_BURST_MEASURED the node's measured credit (none where not measured).
 double burst_of(const CostParams &c, const Matrix &m, int a)
 {
     if (c.burst_bytes >= 0) {
         return c.burst_bytes;
     }
-    return m.has_node_props() ? kMeasuredBurstShare * std::max(0.0, m.node_props(a).burst_bytes) : 0.0;
+    return m.has_node_props() ? std::max(0.0, m.node_props(a).burst_bytes) : 0.0;
 }
 
 }  // namespace
@@ -279,11 +274,21 @@ bool has_bursts(const CostParams &c, const Matrix &m)
 
 namespace {
 
-// A message of `bytes` from node a is short enough to pass as a burst.
-bool passes_as_burst(const CostParams &c, const Matrix &m, int a, double bytes)
+// Of a message of `bytes` from node a whose links are idle, the bytes that pass at once (and are
+// owed afterwards). A configured credit (burst_bytes >= 0) is a threshold: a message of at most
+// that many bytes passes whole. A measured one (the largest probe that passed in less than half
+// its time at the rate, docs/calibration.md "Burst credit") fades toward its edge: of a message
+// of b bytes under the credit C, b (1 - b / C) pass at once and the rest at the rate. A message as
+// large as the probe passes only just, and not every time when calls follow each other (on
+// racks-8 a 64 KiB allreduce of 32 KiB messages with a measured 32 KiB credit: predicted 13.1 ms
+// when all of it passed, measured 23.1; docs/cost-model.md, "Short bursts").
+double burst_part(const CostParams &c, const Matrix &m, int a, double bytes)
 {
     const double credit = burst_of(c, m, a);
-    return credit > 0 && bytes <= credit;
+    if (!(credit > 0) || bytes > credit) {
+        return 0.0;
+    }
+    return c.burst_bytes >= 0 ? bytes : bytes * (1.0 - bytes / credit);
 }
 
 }  // namespace
@@ -493,7 +498,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             auto begin = [&](const Transfer &t, double at) {
                 const int a = rank_node[t.from], b = rank_node[t.to];
                 Flow f{};
-                bool burst = false;
+                double part = 0;   // bytes that pass at once (burst_part)
                 if (a != b) {
                     f = net.flow(t.from, t.to, a, b, t.bytes);
                 }
@@ -514,7 +519,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                         ready.push(Transfer{owed, seq++, t.from, t.to, t.bytes});
                         return false;
                     }
-                    burst = passes_as_burst(c, m, a, t.bytes) && idle;
+                    part = idle ? burst_part(c, m, a, t.bytes) : 0.0;
                 }
                 long long ck = -1;
                 if (takes_turns(t.bytes, t.from, t.to)) {
@@ -525,7 +530,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                     done.push(Done{at + c.intra_latency_s + t.bytes / c.intra_Bps, seq++, t.from, t.to, ck});
                     return false;
                 }
-                if (burst) {
+                if (part > 0 && part >= t.bytes) {
                     for (int j : f.cons) {
                         if (j >= 0) {
                             owes[j] = at + t.bytes / net.capacity(j);
@@ -534,6 +539,8 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                     done.push(Done{at + m.latency(a, b), seq++, t.from, t.to, ck});
                     return false;
                 }
+                f.left -= part;
+                f.owed = part;
                 if (bursts) {
                     for (int j : f.cons) {
                         if (j >= 0) {
@@ -570,6 +577,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                                 for (int j : f.cons) {
                                     if (j >= 0) {
                                         --sending[j];
+                                        owes[j] = std::max(owes[j], t + f.owed / net.capacity(j));
                                     }
                                 }
                             }
@@ -622,9 +630,11 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             double start = t.ready, dur;
             const long long pair = static_cast<long long>(a) * m.nodes() + b;
             // burst_bytes: a short message passes at once when its pair is free (owes nothing), and
-            // the pair then owes its time; the ports do not see it
+            // the pair then owes its time; the ports do not see it. Under a measured credit, part of
+            // a message passes at once (burst_part) and the pair owes that part after the rest.
             auto it = link.find(pair);
-            const bool burst = a != b && passes_as_burst(c, m, a, t.bytes);
+            const double part = a != b ? burst_part(c, m, a, t.bytes) : 0.0;
+            const bool burst = part > 0 && part >= t.bytes;
             if (a == b) {
                 dur = c.intra_latency_s + t.bytes / c.intra_Bps;
             } else if (burst) {
@@ -637,7 +647,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
                 if (it != link.end()) {
                     start = std::max(start, it->second);
                 }
-                dur = m.latency(a, b) + t.bytes / m.bandwidth(a, b);
+                dur = m.latency(a, b) + (t.bytes - part) / m.bandwidth(a, b);
             }
             const long long ck = key(std::min(t.from, t.to), std::max(t.from, t.to));
             const bool turns = takes_turns(t.bytes, t.from, t.to);
@@ -653,7 +663,7 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             } else if (a != b) {
                 sendp[a].occupy(end);
                 recvp[b].occupy(end);
-                link[pair] = end;
+                link[pair] = end + part / m.bandwidth(a, b);
             }
             if (turns) {
                 conn[ck] = end;

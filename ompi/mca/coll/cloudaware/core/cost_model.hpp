@@ -27,7 +27,9 @@ struct CostParams {
     // capacities: in the flow model its directed node pair, its nodes' egress and ingress and the
     // shared bottleneck it crosses; in the port model its node pair.
     // 0 (default, coll_cloudaware_model_burst): no bursts; CACORE_BURST_MEASURED: the sender
-    // node's measured credit, half of it (NodeProps::burst_bytes; none where not measured).
+    // node's measured credit C (NodeProps::burst_bytes; none where not measured), which fades
+    // toward its edge: of a message of b < C bytes, b (1 - b / C) pass at once, the rest at the
+    // rate, and the part is owed after it.
     // cloudaware-plan --burst asks the model what if.
     double burst_bytes = 0;
     // The call is one of many that follow each other (default: what the decision prices): with
