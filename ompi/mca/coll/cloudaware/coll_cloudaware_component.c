@@ -375,7 +375,7 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  "every message at the bulk rate; -1 = measured: each node's burst credit from "
                  "calibration, of which a message passes the less the closer it is to the credit "
                  "(none where not measured, e.g. a matrix file of version 1 to 3); else bytes "
-                 "(docs/cost-model.md, \"Short bursts\": why not by default).",
+                 "(docs/cost-model.md, \"Short bursts\": why not by default yet).",
                  OPAL_INFO_LVL_6, &c->model_burst);
     register_int("trial_calls",
                  "Live trial: the first blocking calls of each collective, root and size class "
