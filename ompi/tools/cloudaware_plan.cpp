@@ -607,8 +607,8 @@ int cmd_plan(const Args &a)
     }
     if (a.has("burst")) {
         // as coll_cloudaware_model_burst: 0 = none (the default), -1 = each sender's measured
-        // credit (fading toward its edge), else messages up to BYTES pass idle links at once, which then owe their time
-        // (CostParams::burst_bytes, docs/cost-model.md "Short bursts")
+        // credit (fading toward its edge), else messages up to BYTES pass idle links at once,
+        // which then owe their time (CostParams::burst_bytes, docs/cost-model.md "Short bursts")
         const std::string b = a.get("burst");
         pp.cost.burst_bytes = b == "-1" ? CACORE_BURST_MEASURED : parse_bytes(b, "burst");
     }

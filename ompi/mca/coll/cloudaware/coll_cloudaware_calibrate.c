@@ -602,7 +602,8 @@ static void decide(calib_t *x, report_t **rep, verdict_t *v, size_t *vlen)
             }
             /* The core's ranges; a measured burst credit is never -1 (not measured). */
             char why[96] = "burst credit must be 0..1e+12 bytes";
-            if (!(P[CACORE_NODE_BURST] >= 0) || CACORE_OK != cacore_node_props_check(P, why, sizeof(why))) {
+            if (!(P[CACORE_NODE_BURST] >= 0)
+                || CACORE_OK != cacore_node_props_check(P, why, sizeof(why))) {
                 snprintf(cause, clen, "invalid node properties measured on node %s: %s",
                          map->hosts[i], why);
                 return;

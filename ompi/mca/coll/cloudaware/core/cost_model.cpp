@@ -630,8 +630,8 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
             double start = t.ready, dur;
             const long long pair = static_cast<long long>(a) * m.nodes() + b;
             // burst_bytes: a short message passes at once when its pair is free (owes nothing), and
-            // the pair then owes its time; the ports do not see it. Under a measured credit, part of
-            // a message passes at once (burst_part) and the pair owes that part after the rest.
+            // the pair then owes its time; the ports do not see it. Under a measured credit, part
+            // of a message passes at once (burst_part) and the pair owes that part after the rest.
             auto it = link.find(pair);
             const double part = a != b ? burst_part(c, m, a, t.bytes) : 0.0;
             const bool burst = part > 0 && part >= t.bytes;
