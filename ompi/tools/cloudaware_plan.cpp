@@ -55,7 +55,8 @@ std::string usage()
            "                       [--format text|json|dot] [--heatmap FILE.svg|FILE.png]\n"
            "  cloudaware-plan plan --matrix FILE --op OP --root R --size BYTES [--format text|json|dot]\n"
            "                       [--ranks-per-node P | --rank-nodes i,j,...] [--algo ALGO]\n"
-           "                       [--pattern NODE,GROUP,TOP] [--segment BYTES] [--k K] [--tspan T]\n"
+           "                       [--pattern NODE,GROUP,TOP] [--segment BYTES] [--lanes K] [--k K]\n"
+"                       [--tspan T]\n"
            "                       [--montecarlo N] [--seed S] [--check] [--steps]\n"
            "                       [--previous PREV] [--min-gain X] [--large-message BYTES]\n"
            "                       [--slots N] [--rules FILE] [--trial TRIAL] [--noncommutative]\n"
@@ -580,6 +581,16 @@ int cmd_plan(const Args &a)
     pp.algo = find_name(algo_name, algo);
     if (pp.algo < 0) {
         usage_error("unknown --algo " + quote(algo) + " (" + name_list(algo_name) + ")");
+    }
+    if (a.has("lanes")) {
+        // the lanes plan's lane count (PlanParams::lanes; the cost model chooses it otherwise)
+        if (pp.algo != CACORE_ALGO_LANES) {
+            usage_error("--lanes applies to --algo lanes");
+        }
+        pp.lanes = static_cast<int>(parse_int(a.get("lanes"), "lanes"));
+        if (pp.lanes < 1 || pp.lanes > 4) {
+            usage_error("--lanes must be 1 to 4");
+        }
     }
     if (a.has("pattern")) {
         std::stringstream ss(a.get("pattern"));

@@ -108,6 +108,20 @@ grep -q "recv TMP0\[12+1\] <- 4" "$T/relay.txt" || fail "relay steps not shown"
     --relay off | grep -q "relay" && fail "--relay off relayed"
 if "$P" plan --matrix "$T/cloud8.txt" --op scatter --size 1MiB --relay maybe 2>/dev/null; then fail "--relay maybe accepted"; fi
 
+# --lanes K fixes the lanes plan's lane count (to price a kept variant offline): cloud-8's 8 hosts
+# take 1 and 2 lanes as asked; a lane count on another algorithm, or 5, is a usage error
+for k in 1 2; do
+    "$P" plan --matrix "$T/cloud8.txt" --ranks-per-node 2 --op bcast --root 0 --size 1MiB --algo lanes \
+        --lanes $k --check | grep -q "^decision: .*lanes k=$k " || fail "--lanes $k not kept"
+done
+if "$P" plan --matrix "$T/cloud8.txt" --op bcast --size 1MiB --lanes 2 2>"$T/err" >/dev/null; then
+    fail "--lanes without --algo lanes accepted"
+fi
+grep -q "^cloudaware-plan: --lanes applies to --algo lanes$" "$T/err" || fail "--lanes error: $(head -1 "$T/err")"
+if "$P" plan --matrix "$T/cloud8.txt" --op bcast --size 1MiB --algo lanes --lanes 5 2>/dev/null >/dev/null; then
+    fail "--lanes 5 accepted"
+fi
+
 # --duplex (coll_cloudaware_model_duplex): a two-way exchange of 1 MiB between two nodes costs
 # about both directions' sum with 0 (every message) and with 65536 (above 64 KiB), about one
 # direction with -1 and by default (-2, measured: the executor posts its sends first, and this

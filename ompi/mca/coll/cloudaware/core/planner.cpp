@@ -366,7 +366,8 @@ Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
 // each lane adds streams across the shared uplinks, and a job's first calls drop packets in an
 // uplink's queue, more with more streams (docs/benchmarks.md, eighteenth to twentieth sessions),
 // which the model does not see. In the lab a 1 MiB reduce over three lanes, predicted 1.3 %
-// faster than over two, measured 1.5x slower.
+// faster than over two, measured 1.5x slower. PlanParams::lanes fixes the count (fail_arg when
+// the lane trees cannot have that many lanes without a shared edge).
 Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p)
 {
     std::vector<int> group_pats{CACORE_PAT_CHAIN, CACORE_PAT_FLAT};
@@ -381,8 +382,11 @@ Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p)
     const int most = std::max(1, std::min({4, static_cast<int>(lay.nodes.size()) - 1,
                                            static_cast<int>(in.bytes / 8192)}));
     const bool down = in.coll == CACORE_COLL_BCAST;
+    if (p.lanes < 0 || p.lanes > 4) {
+        fail_arg("a lane count must be 1 to 4 (0: chosen), not " + std::to_string(p.lanes));
+    }
     std::optional<Plan> best;
-    for (int k = 1; k <= most; ++k) {
+    for (int k = p.lanes > 0 ? p.lanes : 1; k <= (p.lanes > 0 ? p.lanes : most); ++k) {
         std::optional<Plan> of_k;
         int g_of_k = group_pats[0];
         auto eval = [&](int g, int s) {
@@ -414,6 +418,10 @@ Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p)
         if (!best || faster_beyond_tie(of_k->predicted_s, best->predicted_s)) {
             best = std::move(of_k);
         }
+    }
+    if (!best) {
+        fail_arg(std::to_string(p.lanes) + " lanes: the lane trees over these nodes have fewer " +
+                 "without a shared edge");
     }
     return std::move(*best);
 }

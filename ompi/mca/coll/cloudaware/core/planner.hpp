@@ -22,6 +22,8 @@ struct PlanParams {
     Patterns pattern{CACORE_PAT_AUTO, CACORE_PAT_AUTO, CACORE_PAT_AUTO};
     double segment_bytes = 0;  // 0 = chosen
     bool relay = true;         // offer relayed forms of the candidates (relay.hpp)
+    int lanes = 0;             // lane count of the lanes plans (1 to 4); 0 = chosen; not an MCA
+                               // parameter (cloudaware-plan plan --lanes)
 
     static PlanParams from_c(const cacore_plan_params_t &c);
 };
