@@ -617,8 +617,8 @@ int cmd_plan(const Args &a)
         pp.cost.duplex_above_bytes = static_cast<double>(d);
     }
     if (a.has("burst")) {
-        // as coll_cloudaware_model_burst: 0 = none (the default), -1 = each sender's measured
-        // credit (fading toward its edge), else messages up to BYTES pass idle links at once,
+        // as coll_cloudaware_model_burst: -1 = each sender's measured credit (the default;
+        // fading toward its edge), 0 = none, else messages up to BYTES pass idle links at once,
         // which then owe their time (CostParams::burst_bytes, docs/cost-model.md "Short bursts")
         const std::string b = a.get("burst");
         pp.cost.burst_bytes = b == "-1" ? CACORE_BURST_MEASURED : parse_bytes(b, "burst");

@@ -237,8 +237,7 @@ START_TEST(measured_burst_credit_is_the_senders)
     const Plan p = build_binomial(in);   // 0 -> 2, then 0 -> 1 and 2 -> 3
     CostParams c;
     c.repeated = false;
-    ck_assert_double_eq(c.burst_bytes, 0);   // the default: no bursts
-    c.burst_bytes = CACORE_BURST_MEASURED;
+    ck_assert_double_eq(c.burst_bytes, CACORE_BURST_MEASURED);   // the default (forty-fifth session)
     const double none = predict(p, m, in.rank_node, c);   // no node properties: no bursts
     ck_assert(!has_bursts(c, m));
     std::vector<NodeProps> props(4);

@@ -85,7 +85,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .t_span = 1,
     .model_slots = -1,
     .model_duplex = CACORE_DUPLEX_MEASURED,
-    .model_burst = 0,
+    .model_burst = CACORE_BURST_MEASURED,
     .trial_calls = 3,
     .trial_margin = 0.05,
     .trial_time = 0.05,
@@ -371,11 +371,11 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
     register_int("model_burst",
                  "Cost model: a message between nodes of at most this many bytes whose links are "
                  "idle passes at once and then owes its time at the rate (a shaper's idle "
-                 "credit), and a call is priced as one of many back to back. 0 (default) = none, "
-                 "every message at the bulk rate; -1 = measured: each node's burst credit from "
-                 "calibration, of which a message passes the less the closer it is to the credit "
-                 "(none where not measured, e.g. a matrix file of version 1 to 3); else bytes "
-                 "(docs/cost-model.md, \"Short bursts\": why not by default yet).",
+                 "credit), and a call is priced as one of many back to back. -1 (default) = "
+                 "measured: each node's burst credit from calibration, of which a message passes "
+                 "the less the closer it is to the credit (none where not measured, e.g. a "
+                 "matrix file of version 1 to 3); 0 = none, every message at the bulk rate; else "
+                 "bytes, for every node (docs/cost-model.md, \"Short bursts\").",
                  OPAL_INFO_LVL_6, &c->model_burst);
     register_int("trial_calls",
                  "Live trial: the first blocking calls of each collective, root and size class "

@@ -205,9 +205,9 @@ typedef struct {
                                   traffic") */
     double burst_bytes;       /* a message between nodes of at most this many bytes whose
                                  capacities are idle passes at once and owes its time (a shaper's
-                                 idle credit); 0 (default) = none; CACORE_BURST_MEASURED: each
-                                 sender node's measured credit (CACORE_NODE_BURST), of which a
-                                 message of b bytes passes b (1 - b / credit) at once
+                                 idle credit); CACORE_BURST_MEASURED (default): each sender
+                                 node's measured credit (CACORE_NODE_BURST), of which a message
+                                 of b bytes passes b (1 - b / credit) at once; 0 = none
                                  (docs/cost-model.md, "Short bursts") */
     int repeated;             /* 1 (default): the call is one of many back to back (with bursts,
                                  debts carry from call to call; docs/cost-model.md, "Repeated

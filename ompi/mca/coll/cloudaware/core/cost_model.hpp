@@ -26,12 +26,12 @@ struct CostParams {
     // message's time at its rate, and passes nothing before (a token-bucket shaper's debt). Its
     // capacities: in the flow model its directed node pair, its nodes' egress and ingress and the
     // shared bottleneck it crosses; in the port model its node pair.
-    // 0 (default, coll_cloudaware_model_burst): no bursts; CACORE_BURST_MEASURED: the sender
-    // node's measured credit C (NodeProps::burst_bytes; none where not measured), which fades
-    // toward its edge: of a message of b < C bytes, b (1 - b / C) pass at once, the rest at the
-    // rate, and the part is owed after it.
+    // CACORE_BURST_MEASURED (default, coll_cloudaware_model_burst): the sender node's measured
+    // credit C (NodeProps::burst_bytes; none where not measured), which fades toward its edge:
+    // of a message of b < C bytes, b (1 - b / C) pass at once, the rest at the rate, and the
+    // part is owed after it; 0: no bursts; bytes: that credit for every node, a threshold.
     // cloudaware-plan --burst asks the model what if.
-    double burst_bytes = 0;
+    double burst_bytes = CACORE_BURST_MEASURED;
     // The call is one of many that follow each other (default: what the decision prices): with
     // bursts, the calls are simulated back to back with the capacities' debts carried from one to
     // the next (a burst is repaid before or during the next call), and the price is the mean time
