@@ -56,7 +56,7 @@ std::string usage()
            "  cloudaware-plan plan --matrix FILE --op OP --root R --size BYTES [--format text|json|dot]\n"
            "                       [--ranks-per-node P | --rank-nodes i,j,...] [--algo ALGO]\n"
            "                       [--pattern NODE,GROUP,TOP] [--segment BYTES] [--lanes K] [--k K]\n"
-"                       [--tspan T]\n"
+           "                       [--tspan T]\n"
            "                       [--montecarlo N] [--seed S] [--check] [--steps]\n"
            "                       [--previous PREV] [--min-gain X] [--large-message BYTES]\n"
            "                       [--slots N] [--rules FILE] [--trial TRIAL] [--noncommutative]\n"
@@ -588,8 +588,8 @@ int cmd_plan(const Args &a)
             usage_error("--lanes applies to --algo lanes");
         }
         pp.lanes = static_cast<int>(parse_int(a.get("lanes"), "lanes"));
-        if (pp.lanes < 1 || pp.lanes > 4) {
-            usage_error("--lanes must be 1 to 4");
+        if (pp.lanes < 1 || pp.lanes > kMaxLanes) {
+            usage_error("--lanes must be 1 to " + std::to_string(kMaxLanes));
         }
     }
     if (a.has("pattern")) {

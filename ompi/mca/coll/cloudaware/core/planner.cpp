@@ -379,14 +379,16 @@ Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p)
     auto coarse = [&](int s) { return segs.size() == 1 || s == 4 || s == 16 || s == 64; };
     // A lane's share no smaller than a segment (seg_candidates' 8 KiB): below it more lanes
     // only add messages.
-    const int most = std::max(1, std::min({4, static_cast<int>(lay.nodes.size()) - 1,
+    const int most = std::max(1, std::min({kMaxLanes, static_cast<int>(lay.nodes.size()) - 1,
                                            static_cast<int>(in.bytes / 8192)}));
     const bool down = in.coll == CACORE_COLL_BCAST;
-    if (p.lanes < 0 || p.lanes > 4) {
-        fail_arg("a lane count must be 1 to 4 (0: chosen), not " + std::to_string(p.lanes));
+    if (p.lanes < 0 || p.lanes > kMaxLanes) {
+        fail_arg("a lane count must be 1 to " + std::to_string(kMaxLanes) + " (0: chosen), not " +
+                 std::to_string(p.lanes));
     }
+    const int fewest = p.lanes > 0 ? p.lanes : 1, largest = p.lanes > 0 ? p.lanes : most;
     std::optional<Plan> best;
-    for (int k = p.lanes > 0 ? p.lanes : 1; k <= (p.lanes > 0 ? p.lanes : most); ++k) {
+    for (int k = fewest; k <= largest; ++k) {
         std::optional<Plan> of_k;
         int g_of_k = group_pats[0];
         auto eval = [&](int g, int s) {

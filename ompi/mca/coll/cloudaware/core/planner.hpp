@@ -15,6 +15,9 @@
 
 namespace cacore {
 
+// Most lanes a lanes plan has (choose_lanes, PlanParams::lanes).
+constexpr int kMaxLanes = 4;
+
 struct PlanParams {
     HierParams hier;
     CostParams cost;
@@ -22,8 +25,8 @@ struct PlanParams {
     Patterns pattern{CACORE_PAT_AUTO, CACORE_PAT_AUTO, CACORE_PAT_AUTO};
     double segment_bytes = 0;  // 0 = chosen
     bool relay = true;         // offer relayed forms of the candidates (relay.hpp)
-    int lanes = 0;             // lane count of the lanes plans (1 to 4); 0 = chosen; not an MCA
-                               // parameter (cloudaware-plan plan --lanes)
+    int lanes = 0;             // lane count of the lanes plans (1 to kMaxLanes); 0 = chosen;
+                               // not an MCA parameter (cloudaware-plan plan --lanes)
 
     static PlanParams from_c(const cacore_plan_params_t &c);
 };
