@@ -5,10 +5,14 @@
  * drift-demo: a loop of broadcasts that prints every call's time as it goes, for watching drift
  * detection and recalibration (docs/drift.md): slow a link with `lab set-rate` while it runs.
  *
- * Usage: drift-demo BYTES CALLS [PAUSE_MS]
+ * Usage: drift-demo BYTES CALLS [PAUSE_MS [HOLD_CALL HOLD_MS]]
  *   BYTES per broadcast from rank 0 (suffix K or M allowed), CALLS broadcasts, PAUSE_MS between
  *   two calls (default 0), after one untimed broadcast (where the component calibrates). Every
  *   result is checked (the data change with every call).
+ *   HOLD_CALL HOLD_MS: after call HOLD_CALL every rank sleeps HOLD_MS instead of PAUSE_MS, a
+ *   window for a change made from outside (`lab set-rate`, whose tc commands and Python need
+ *   the CPU that the ranks' progress loops would otherwise take from them, slowing the calls
+ *   around the change on a small machine).
  * Rank 0 prints, live (flushed), one line per call:
  *   drift-demo: call K at T s: D s
  * (T: seconds since the first call started, D: rank 0's time of the call), and at the end one line
@@ -39,7 +43,7 @@ static long parse_bytes(const char *s)
 
 int main(int argc, char **argv)
 {
-    int rank, size, calls, pause_ms = 0, failures = 0, all_failures;
+    int rank, size, calls, pause_ms = 0, hold_call = -1, hold_ms = 0, failures = 0, all_failures;
     long bytes;
     unsigned char *buf;
     double *start, *took, *maxtook, t0;
@@ -49,13 +53,17 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc < 3 || (bytes = parse_bytes(argv[1])) < 1 || (calls = atoi(argv[2])) < 1) {
         if (0 == rank) {
-            fprintf(stderr, "usage: drift-demo BYTES CALLS [PAUSE_MS]\n");
+            fprintf(stderr, "usage: drift-demo BYTES CALLS [PAUSE_MS [HOLD_CALL HOLD_MS]]\n");
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
         return 2;
     }
     if (argc > 3) {
         pause_ms = atoi(argv[3]);
+    }
+    if (argc > 5) {
+        hold_call = atoi(argv[4]);
+        hold_ms = atoi(argv[5]);
     }
     buf = malloc((size_t) bytes);
     start = calloc((size_t) calls, sizeof(double));
@@ -86,8 +94,9 @@ int main(int argc, char **argv)
             printf("drift-demo: call %d at %.3f s: %.6f s\n", k, start[k] - t0, took[k]);
             fflush(stdout);
         }
-        if (pause_ms > 0) {
-            struct timespec ts = { pause_ms / 1000, (long) (pause_ms % 1000) * 1000000L };
+        int sleep_ms = k == hold_call ? hold_ms : pause_ms;
+        if (sleep_ms > 0) {
+            struct timespec ts = { sleep_ms / 1000, (long) (sleep_ms % 1000) * 1000000L };
             nanosleep(&ts, NULL);
         }
     }
