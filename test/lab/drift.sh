@@ -5,9 +5,9 @@
 # every pair 40 Mbit/s; a loop of 256 KiB broadcasts from rank 0, 50 ms apart (drift-demo.c, run
 # as a cloud-aware plan by a rules file: only plans are timed); after call 20 every rank sleeps
 # 1.5 s, and in that window `lab set-rate` makes every link of host 0 5x slower (8 Mbit/s, one
-# command; its Python and tc need the CPU that the ranks' progress loops take while they run, and
-# made the calls around the change slower on 2 cores: a recalibration whose compared calls were
-# only x1.42 slower, half of them from before the change). Checked, from the job's output:
+# command, 0.2-0.5 s; its Python and tc need the CPU that the ranks' progress loops take while
+# they run: without the window one run recalibrated on a batch only x1.42 slower, the calls
+# around the change slowed by the 2 cores' contention). Checked, from the job's output:
 #   1. rank 0 says exactly once, at verbose 1, that it recalibrated, after the change (the calls
 #      it compared were more than 1.5x slower than the baseline: the change, not noise);
 #   2. `lab status` lists the change; every broadcast result is right.
