@@ -27,6 +27,8 @@ log="$work/log"
 say() { printf 'lab-drift: %s\n' "$*"; }
 fail() {
     grep -a -v "^drift-demo: \(max \)\?call" "$log" 2>/dev/null | tail -n 30
+    # the slowest rank's time of the calls around the change (printed at the job's end)
+    grep -a "^drift-demo: max call \(1[5-9]\|2[0-9]\|3[0-5]\) " "$log" 2>/dev/null
     printf 'lab-drift: FAIL: %s\n' "$*" >&2
     exit 1
 }
