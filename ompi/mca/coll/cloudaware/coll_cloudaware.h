@@ -115,6 +115,7 @@ typedef struct mca_coll_cloudaware_component_t {
     int recalibrate_calls;          /* drifting calls in a row that trigger; also the batch */
     double recalibrate_interval;    /* seconds: at most one recalibration per communicator */
     int recalibrate_min_bytes;      /* smaller size classes are not watched for drift */
+    int scratch_keep;            /* executor: bytes of freed temporary areas kept for later calls */
 
     int output;   /* opal_output stream */
 } mca_coll_cloudaware_component_t;

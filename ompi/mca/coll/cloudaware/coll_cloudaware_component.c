@@ -100,6 +100,7 @@ mca_coll_cloudaware_component_t mca_coll_cloudaware_component = {
     .recalibrate_calls = 3,
     .recalibrate_interval = 60.0,
     .recalibrate_min_bytes = 65536,
+    .scratch_keep = 32 << 20,
     .output = -1,
 };
 
@@ -499,6 +500,12 @@ static int cloudaware_register(void)
                     OPAL_INFO_LVL_3, &c->matrix_file);
     register_calibration(c);
     register_plan_choice(c);
+    register_int("scratch_keep",
+                 "Executor: bytes of freed temporary areas (a reduction's partial results, a "
+                 "pipeline's segments) kept for the next calls of this process, so that the "
+                 "first calls of each size do not pay the page faults of a fresh area (default "
+                 "33554432, 32 MiB; 0 = free every area after its call).",
+                 OPAL_INFO_LVL_5, &c->scratch_keep);
     /* Without its MPI_T variables (Open MPI refused one) the component works all the same. */
     (void) mca_coll_cloudaware_pvars_register();
     return OMPI_SUCCESS;
@@ -595,8 +602,14 @@ static int cloudaware_open(void)
                     c->min_comm_size);
         c->min_comm_size = 1;
     }
+    if (c->scratch_keep < 0) {
+        opal_output(0, "coll:cloudaware: coll_cloudaware_scratch_keep=%d is invalid; using 0 "
+                    "(temporary areas freed after each call)", c->scratch_keep);
+        c->scratch_keep = 0;
+    }
     c->output = opal_output_open(NULL);
     opal_output_set_verbosity(c->output, c->verbose);
+    ca_exec_init((size_t) c->scratch_keep);
     mca_coll_cloudaware_trace_open();
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: open (model core %s, priority %d)", cacore_version(),

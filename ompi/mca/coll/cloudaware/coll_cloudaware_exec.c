@@ -23,6 +23,102 @@
 static volatile int64_t live_requests = 0;
 static volatile int64_t live_scheds = 0;
 
+/* ---- temporary areas kept between calls -------------------------------------------------------- */
+
+/* A schedule's temporary area, allocated and freed with every call, costs the page faults of a
+ * fresh area in the first calls of each size (glibc maps large blocks afresh until its dynamic
+ * mmap threshold has grown past them): in the first two calls of a 1 MiB reduce, 17-56 ms on
+ * each node leader for the step that fills its area (the lab's 16 ranks on 2 cores), 0.1 ms from
+ * the third call on (docs/benchmarks.md, "The first calls' temporary areas"). Freed areas are kept here, up to scratch_keep bytes, and
+ * the next schedule takes the smallest that fits. */
+#define CA_SCRATCH_SLOTS 4
+
+typedef struct {
+    char *buf;             /* NULL: an empty slot */
+    size_t size;
+} ca_scratch_t;
+
+static ca_scratch_t scratch[CA_SCRATCH_SLOTS];
+static size_t scratch_kept = 0;      /* bytes in scratch[] */
+static size_t scratch_keep = 0;      /* at most this many (ca_exec_init) */
+static opal_mutex_t scratch_lock;
+static bool exec_initialized = false;
+
+/* An area of at least size bytes: a kept one, or a new one; *cap gets its real size. */
+static char *scratch_get(size_t size, size_t *cap)
+{
+    int best = -1;
+    char *buf;
+
+    *cap = size;
+    if (!exec_initialized) {
+        return malloc(size);
+    }
+    OPAL_THREAD_LOCK(&scratch_lock);
+    for (int i = 0; i < CA_SCRATCH_SLOTS; i++) {
+        if (NULL != scratch[i].buf && scratch[i].size >= size &&
+            (best < 0 || scratch[i].size < scratch[best].size)) {
+            best = i;
+        }
+    }
+    if (best >= 0) {
+        buf = scratch[best].buf;
+        *cap = scratch[best].size;
+        scratch_kept -= scratch[best].size;
+        scratch[best].buf = NULL;
+        OPAL_THREAD_UNLOCK(&scratch_lock);
+        return buf;
+    }
+    OPAL_THREAD_UNLOCK(&scratch_lock);
+    return malloc(size);
+}
+
+/* Keeps buf (size bytes) for a later schedule when it fits in scratch_keep, making room by
+ * freeing smaller kept areas; frees it otherwise. */
+static void scratch_put(char *buf, size_t size)
+{
+    if (NULL == buf || !exec_initialized) {
+        free(buf);
+        return;
+    }
+    OPAL_THREAD_LOCK(&scratch_lock);
+    while (size <= scratch_keep) {
+        int empty = -1, smallest = -1;
+        for (int i = 0; i < CA_SCRATCH_SLOTS; i++) {
+            if (NULL == scratch[i].buf) {
+                empty = i;
+            } else if (scratch[i].size < size &&
+                       (smallest < 0 || scratch[i].size < scratch[smallest].size)) {
+                smallest = i;
+            }
+        }
+        if (empty >= 0 && scratch_kept + size <= scratch_keep) {
+            scratch[empty].buf = buf;
+            scratch[empty].size = size;
+            scratch_kept += size;
+            OPAL_THREAD_UNLOCK(&scratch_lock);
+            return;
+        }
+        if (smallest < 0) {
+            break;   /* every kept area is at least as large: keep those */
+        }
+        free(scratch[smallest].buf);
+        scratch_kept -= scratch[smallest].size;
+        scratch[smallest].buf = NULL;
+    }
+    OPAL_THREAD_UNLOCK(&scratch_lock);
+    free(buf);
+}
+
+void ca_exec_init(size_t keep)
+{
+    if (!exec_initialized) {
+        OBJ_CONSTRUCT(&scratch_lock, opal_mutex_t);
+        exec_initialized = true;
+    }
+    scratch_keep = keep;
+}
+
 /* ---- building -------------------------------------------------------------------------------- */
 
 ca_sched_t *ca_sched_new(ompi_communicator_t *comm)
@@ -52,7 +148,7 @@ void ca_sched_free(ca_sched_t *s)
     }
     free(s->ops);
     free(s->round_start);
-    free(s->tmpbuf);
+    scratch_put(s->tmpbuf, s->tmp_cap);
     free(s->trace_post);
     free(s);
     opal_atomic_add_fetch_64(&live_scheds, -1);
@@ -223,7 +319,7 @@ static int sched_finish(ca_sched_t *s)
         s->max_comm = n > s->max_comm ? n : s->max_comm;
     }
     if (s->tmp_size > 0 && NULL == s->tmpbuf) {
-        s->tmpbuf = malloc(s->tmp_size);
+        s->tmpbuf = scratch_get(s->tmp_size, &s->tmp_cap);
         if (NULL == s->tmpbuf) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
@@ -439,6 +535,15 @@ void ca_exec_finalize(void)
         OBJ_DESTRUCT(&active);
         OBJ_DESTRUCT(&active_lock);
         progress_registered = false;
+    }
+    if (exec_initialized) {
+        for (int i = 0; i < CA_SCRATCH_SLOTS; i++) {
+            free(scratch[i].buf);
+            scratch[i].buf = NULL;
+        }
+        scratch_kept = 0;
+        OBJ_DESTRUCT(&scratch_lock);
+        exec_initialized = false;
     }
 }
 

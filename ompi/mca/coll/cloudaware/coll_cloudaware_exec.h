@@ -83,6 +83,7 @@ typedef struct ca_sched_t {
     int max_comm;          /* most SEND/RECV in one round: size of the request array */
     size_t tmp_size;       /* bytes of temporary area */
     char *tmpbuf;
+    size_t tmp_cap;        /* bytes at tmpbuf (a kept area may be larger than tmp_size) */
     int tag;               /* reserved when the schedule is bound to a run or a request */
     int error;             /* first building error (allocation): reported by the runners */
     uint8_t level;         /* level of the operations added next (a plan's steps; tracing) */
@@ -139,7 +140,10 @@ typedef enum {
  * the given way (request is unused when blocking). */
 int ca_sched_finish(ca_sched_t *s, int build_rc, ca_run_mode_t how, ompi_request_t **request);
 
-/* Leak accounting (live objects) and life cycle of the progress callback. */
+/* Life cycle: init at component open, with the bytes of freed temporary areas to keep for
+ * later schedules (coll_cloudaware_scratch_keep); finalize at close (the progress callback, the
+ * kept areas). Leak accounting: live objects. */
+void ca_exec_init(size_t scratch_keep);
 void ca_exec_counters(int64_t *live_requests, int64_t *live_scheds);
 void ca_exec_finalize(void);
 
