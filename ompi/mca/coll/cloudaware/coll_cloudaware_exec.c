@@ -23,14 +23,14 @@
 static volatile int64_t live_requests = 0;
 static volatile int64_t live_scheds = 0;
 
-/* ---- temporary areas kept between calls -------------------------------------------------------- */
+/* ---- temporary areas kept between calls ------------------------------------------------------ */
 
 /* A schedule's temporary area, allocated and freed with every call, costs the page faults of a
  * fresh area in the first calls of each size (glibc maps large blocks afresh until its dynamic
  * mmap threshold has grown past them): in the first two calls of a 1 MiB reduce, 17-56 ms on
  * each node leader for the step that fills its area (the lab's 16 ranks on 2 cores), 0.1 ms from
- * the third call on (docs/benchmarks.md, "The first calls' temporary areas"). Freed areas are kept here, up to scratch_keep bytes, and
- * the next schedule takes the smallest that fits. */
+ * the third call on (docs/benchmarks.md, "The first calls' temporary areas"). Freed areas are
+ * kept here, up to scratch_keep bytes, and the next schedule takes the smallest that fits. */
 #define CA_SCRATCH_SLOTS 4
 
 typedef struct {
@@ -39,8 +39,7 @@ typedef struct {
 } ca_scratch_t;
 
 static ca_scratch_t scratch[CA_SCRATCH_SLOTS];
-static size_t scratch_kept = 0;      /* bytes in scratch[] */
-static size_t scratch_keep = 0;      /* at most this many (ca_exec_init) */
+static size_t scratch_keep = 0;      /* bytes kept in scratch[] at most (ca_exec_init) */
 static opal_mutex_t scratch_lock;
 static bool exec_initialized = false;
 
@@ -64,7 +63,6 @@ static char *scratch_get(size_t size, size_t *cap)
     if (best >= 0) {
         buf = scratch[best].buf;
         *cap = scratch[best].size;
-        scratch_kept -= scratch[best].size;
         scratch[best].buf = NULL;
         OPAL_THREAD_UNLOCK(&scratch_lock);
         return buf;
@@ -84,18 +82,21 @@ static void scratch_put(char *buf, size_t size)
     OPAL_THREAD_LOCK(&scratch_lock);
     while (size <= scratch_keep) {
         int empty = -1, smallest = -1;
+        size_t kept = 0;
         for (int i = 0; i < CA_SCRATCH_SLOTS; i++) {
             if (NULL == scratch[i].buf) {
                 empty = i;
-            } else if (scratch[i].size < size &&
-                       (smallest < 0 || scratch[i].size < scratch[smallest].size)) {
+                continue;
+            }
+            kept += scratch[i].size;
+            if (scratch[i].size < size &&
+                (smallest < 0 || scratch[i].size < scratch[smallest].size)) {
                 smallest = i;
             }
         }
-        if (empty >= 0 && scratch_kept + size <= scratch_keep) {
+        if (empty >= 0 && kept + size <= scratch_keep) {
             scratch[empty].buf = buf;
             scratch[empty].size = size;
-            scratch_kept += size;
             OPAL_THREAD_UNLOCK(&scratch_lock);
             return;
         }
@@ -103,7 +104,6 @@ static void scratch_put(char *buf, size_t size)
             break;   /* every kept area is at least as large: keep those */
         }
         free(scratch[smallest].buf);
-        scratch_kept -= scratch[smallest].size;
         scratch[smallest].buf = NULL;
     }
     OPAL_THREAD_UNLOCK(&scratch_lock);
@@ -541,7 +541,6 @@ void ca_exec_finalize(void)
             free(scratch[i].buf);
             scratch[i].buf = NULL;
         }
-        scratch_kept = 0;
         OBJ_DESTRUCT(&scratch_lock);
         exec_initialized = false;
     }
