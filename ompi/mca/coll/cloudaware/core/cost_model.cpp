@@ -686,22 +686,16 @@ double predict(const Plan &p, const Matrix &m, const std::vector<int> &rank_node
     // Calls back to back, each from the previous one's end, with the debts carried over: the
     // price is the mean time of the calls after the first (which found the links idle), and
     // never below what the busiest capacity needs. A first call that repaid every burst it
-    // passed before its end (nothing owed, no pair or port busy past it) leaves the links as
-    // idle as it found them, so every later call takes as long as it did: most pipelined plans
-    // above the credit's size, which keep their capacities busy and pass no burst, are
-    // simulated once.
+    // passed before its end (no capacity of the flow model owes past it, no node pair of the
+    // port model; ports and connections are free when their last message ends, within the call)
+    // leaves the links as idle as it found them, so every later call takes as long as it did:
+    // most pipelined plans above the credit's size, which keep their capacities busy and pass no
+    // burst, are simulated once.
     const double first = call(0.0);
     const auto past = [first](double t) { return t > first; };
-    const auto held = [&](const auto &kv) { return past(kv.second); };
-    const auto busy = [&](const Port &q) {
-        return std::any_of(q.free_at.begin(), q.free_at.end(), past);
-    };
     const double floor_s = busiest_capacity_s(p, m, rank_node, c);
     if (std::none_of(owes.begin(), owes.end(), past) &&
-        std::none_of(link.begin(), link.end(), held) &&
-        std::none_of(conn.begin(), conn.end(), held) &&
-        std::none_of(sendp.begin(), sendp.end(), busy) &&
-        std::none_of(recvp.begin(), recvp.end(), busy)) {
+        std::none_of(link.begin(), link.end(), [&](const auto &kv) { return past(kv.second); })) {
         return std::max(first, floor_s);
     }
     double end = first;
