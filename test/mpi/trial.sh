@@ -7,7 +7,9 @@
 #      times (each variant's calls one after the other, docs/calibration.md), rank 0
 #      reports the trial and its outcome, later blocking and all nonblocking calls run the
 #      outcome, every result is right, and the outcome goes to the cache directory.
-#   2. A second job over the same cache starts decided: the stored outcome, no trial.
+#   2. A second job over the same cache starts decided: the stored outcome, no trial. 2b. So do
+#      communicators dup'ed in the same job, without a cache directory: the decision remembered
+#      (core/decision_memo.cpp), the outcome MPI_COMM_WORLD's trial agreed on.
 #   3. The trial also tries the plan when the model chose the previous module (min_gain 0.99).
 #   4. coll_cloudaware_trial_calls 0: no trial.  5. An unusable trial book (another version)
 #      is reported, the trial runs again and the book is rewritten.  6. Every collective, and
@@ -108,6 +110,23 @@ for p in $(paths); do
     [ "$won" = plan ] && [ "$p" = previous ] && fail "second job ran the previous module"
 done
 echo "ok: second job used the stored outcome ($won), no trial"
+
+echo "--- 2b. dup'ed communicators start decided: the decision remembered, the trial's outcome agreed"
+echo "        on MPI_COMM_WORLD (no cache directory)"
+ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_trial_spread 0 \
+    "${nopeer[@]}" "$prog" gather 16384 8 0 2 >/dev/null || fail "trial_check failed (dups)"
+expect_in_log "trial_check: gather count=16384 reps=8 on 4 ranks: 48 checks, 0 failures"
+[ "$(grep -c 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: ' "$TEST_LOG")" = 1 ] \
+    || fail "expected one trial on MPI_COMM_WORLD"
+grep -q 'trial of gather of 65536 bytes (root 0) on [^:]*DUP[^:]*: .*outcome: ' "$TEST_LOG" \
+    && fail "a dup'ed communicator ran a trial of its own"
+n=$(grep -c 'trial of gather of 65536 bytes (root 0) on [^:]*DUP[^:]*: stored outcome, no trial: .*; agreed on an earlier communicator over the same nodes and ranks in this job)' "$TEST_LOG")
+[ "$n" = 2 ] || fail "expected both dups to take MPI_COMM_WORLD's outcome, saw $n"
+fresh=$(grep 'gather of 65536 bytes: .*; decided in ' "$TEST_LOG" | grep -vc '(remembered: ')
+kept=$(grep -c 'gather of 65536 bytes: .*; decided in [0-9.]* ms (remembered: an earlier communicator' "$TEST_LOG")
+[ "$fresh" = 4 ] && [ "$kept" = 8 ] \
+    || fail "expected 4 decisions (MPI_COMM_WORLD) and 8 remembered (the dups), saw $fresh and $kept"
+echo "ok: one trial, two dups decided by memory ($kept decisions remembered), every result right"
 
 echo "--- 3. the model chose the previous module: the trial still tries the plan"
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 50 --mca coll_cloudaware_min_gain 0.99 \

@@ -8,10 +8,13 @@
  * checked against a local reference; the inputs change with every call, so a stale buffer
  * cannot pass. Exits non-zero on any wrong result or error.
  *
- * Usage: trial_check COLL[,COLL...] COUNT REPS [ROOT]
+ * Usage: trial_check COLL[,COLL...] COUNT REPS [ROOT [DUPS]]
  *   COLL: bcast, reduce, allreduce, gather, scatter or allgather (several: one after the other);
- *   COUNT ints per rank (per block for gather, scatter and allgather); ROOT default 0.
- * Rank 0 prints each blocking call's time (its local view) as "trial_check: COLL call K: T s".
+ *   COUNT ints per rank (per block for gather, scatter and allgather); ROOT default 0; DUPS
+ *   (default 0): afterwards the same calls again on each of DUPS communicators dup'ed from
+ *   MPI_COMM_WORLD, one after the other.
+ * Rank 0 prints each blocking call's time (its local view) as "trial_check: COLL call K: T s"
+ * ("trial_check: dup D: COLL call K: T s" on the D-th dup).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -19,6 +22,7 @@
 #include <string.h>
 
 static int rank, size, failures, checks;
+static MPI_Comm comm;   /* the communicator of the calls: MPI_COMM_WORLD, then each dup */
 
 /* The input of rank r, call k, element e. */
 static int input(int r, int k, int e)
@@ -76,18 +80,18 @@ static void one(const char *coll, int count, int root, int k, int blocking)
     }
     if (0 == strcmp(coll, "bcast")) {
         int *b = rank == root ? s : r;
-        rc = blocking ? MPI_Bcast(b, count, MPI_INT, root, MPI_COMM_WORLD)
-                      : MPI_Ibcast(b, count, MPI_INT, root, MPI_COMM_WORLD, &req);
+        rc = blocking ? MPI_Bcast(b, count, MPI_INT, root, comm)
+                      : MPI_Ibcast(b, count, MPI_INT, root, comm, &req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
         expect(coll, k, b, count, want_input, root, k);
     } else if (0 == strcmp(coll, "reduce") || 0 == strcmp(coll, "allreduce")) {
         int all = 0 == strcmp(coll, "allreduce");
         if (all) {
-            rc = blocking ? MPI_Allreduce(s, r, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD)
-                          : MPI_Iallreduce(s, r, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req);
+            rc = blocking ? MPI_Allreduce(s, r, count, MPI_INT, MPI_SUM, comm)
+                          : MPI_Iallreduce(s, r, count, MPI_INT, MPI_SUM, comm, &req);
         } else {
-            rc = blocking ? MPI_Reduce(s, r, count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD)
-                          : MPI_Ireduce(s, r, count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD, &req);
+            rc = blocking ? MPI_Reduce(s, r, count, MPI_INT, MPI_SUM, root, comm)
+                          : MPI_Ireduce(s, r, count, MPI_INT, MPI_SUM, root, comm, &req);
         }
         MPI_Wait(&req, MPI_STATUS_IGNORE);
         if (all || rank == root) {
@@ -96,13 +100,13 @@ static void one(const char *coll, int count, int root, int k, int blocking)
     } else if (0 == strcmp(coll, "gather") || 0 == strcmp(coll, "allgather")) {
         int all = 0 == strcmp(coll, "allgather");
         if (all) {
-            rc = blocking ? MPI_Allgather(s, count, MPI_INT, r, count, MPI_INT, MPI_COMM_WORLD)
-                          : MPI_Iallgather(s, count, MPI_INT, r, count, MPI_INT, MPI_COMM_WORLD,
+            rc = blocking ? MPI_Allgather(s, count, MPI_INT, r, count, MPI_INT, comm)
+                          : MPI_Iallgather(s, count, MPI_INT, r, count, MPI_INT, comm,
                                            &req);
         } else {
-            rc = blocking ? MPI_Gather(s, count, MPI_INT, r, count, MPI_INT, root, MPI_COMM_WORLD)
+            rc = blocking ? MPI_Gather(s, count, MPI_INT, r, count, MPI_INT, root, comm)
                           : MPI_Igather(s, count, MPI_INT, r, count, MPI_INT, root,
-                                        MPI_COMM_WORLD, &req);
+                                        comm, &req);
         }
         MPI_Wait(&req, MPI_STATUS_IGNORE);
         if (all || rank == root) {
@@ -113,8 +117,8 @@ static void one(const char *coll, int count, int root, int k, int blocking)
         for (int e = 0; e < count * size && rank == root; e++) {
             s[e] = input(e / count, k, e % count);
         }
-        rc = blocking ? MPI_Scatter(s, count, MPI_INT, r, count, MPI_INT, root, MPI_COMM_WORLD)
-                      : MPI_Iscatter(s, count, MPI_INT, r, count, MPI_INT, root, MPI_COMM_WORLD,
+        rc = blocking ? MPI_Scatter(s, count, MPI_INT, r, count, MPI_INT, root, comm)
+                      : MPI_Iscatter(s, count, MPI_INT, r, count, MPI_INT, root, comm,
                                      &req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
         expect(coll, k, r, count, want_input, rank, k);
@@ -134,33 +138,48 @@ static void one(const char *coll, int count, int root, int k, int blocking)
 
 int main(int argc, char **argv)
 {
-    int count = 0, reps = 0, root = 0, total_failures, total_checks;
+    int count = 0, reps = 0, root = 0, dups = 0, total_failures, total_checks;
     char colls[256];
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc < 4 || argc > 5 || (count = atoi(argv[2])) < 1 || (reps = atoi(argv[3])) < 1
-        || (5 == argc && ((root = atoi(argv[4])) < 0 || root >= size))) {
+    if (argc < 4 || argc > 6 || (count = atoi(argv[2])) < 1 || (reps = atoi(argv[3])) < 1
+        || (argc >= 5 && ((root = atoi(argv[4])) < 0 || root >= size))
+        || (6 == argc && (dups = atoi(argv[5])) < 0)) {
         if (0 == rank) {
-            fprintf(stderr, "usage: trial_check COLL[,COLL...] COUNT REPS [ROOT]\n");
+            fprintf(stderr, "usage: trial_check COLL[,COLL...] COUNT REPS [ROOT [DUPS]]\n");
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     count_g = count;
-    snprintf(colls, sizeof(colls), "%s", argv[1]);   /* strtok_r cuts argv[1] */
-    for (char *save = NULL, *coll = strtok_r(argv[1], ",", &save); NULL != coll;
-         coll = strtok_r(NULL, ",", &save)) {
-        for (int k = 0; k < reps; k++) {
-            double t = MPI_Wtime();
-            one(coll, count, root, k, 1);
-            t = MPI_Wtime() - t;
-            if (0 == rank) {
-                printf("trial_check: %s call %d: %.6f s\n", coll, k, t);
+    snprintf(colls, sizeof(colls), "%s", argv[1]);
+    for (int d = 0; d <= dups; d++) {
+        char list[256], *save = NULL;
+
+        comm = MPI_COMM_WORLD;
+        if (d > 0) {
+            MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+        }
+        snprintf(list, sizeof(list), "%s", colls);   /* strtok_r cuts it */
+        for (char *coll = strtok_r(list, ",", &save); NULL != coll;
+             coll = strtok_r(NULL, ",", &save)) {
+            for (int k = 0; k < reps; k++) {
+                double t = MPI_Wtime();
+                one(coll, count, root, k, 1);
+                t = MPI_Wtime() - t;
+                if (0 == rank && 0 == d) {
+                    printf("trial_check: %s call %d: %.6f s\n", coll, k, t);
+                } else if (0 == rank) {
+                    printf("trial_check: dup %d: %s call %d: %.6f s\n", d, coll, k, t);
+                }
+            }
+            for (int k = reps; k < 2 * reps; k++) {
+                one(coll, count, root, k, 0);
             }
         }
-        for (int k = reps; k < 2 * reps; k++) {
-            one(coll, count, root, k, 0);
+        if (d > 0) {
+            MPI_Comm_free(&comm);
         }
     }
     /* Point-to-point, so that the summary does not go through the collectives checked. */

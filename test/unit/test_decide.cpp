@@ -16,6 +16,7 @@
 #include "simulate.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -735,6 +736,115 @@ START_TEST(policy_min_gain_and_bad_input)
 }
 END_TEST
 
+// Two decisions' plans are the same plan: description, prediction and every rank's steps.
+bool same_plan(const cacore_plan_t *a, const cacore_plan_t *b)
+{
+    if (a == nullptr || b == nullptr) {
+        return a == b;
+    }
+    if (std::string(cacore_plan_describe(a)) != cacore_plan_describe(b) ||
+        cacore_plan_predicted(a) != cacore_plan_predicted(b) ||
+        cacore_plan_nranks(a) != cacore_plan_nranks(b)) {
+        return false;
+    }
+    for (int r = 0; r < cacore_plan_nranks(a); ++r) {
+        const int n = cacore_plan_nsteps(a, r);
+        if (n != cacore_plan_nsteps(b, r) ||
+            (n > 0 && std::memcmp(cacore_plan_steps(a, r), cacore_plan_steps(b, r),
+                                  sizeof(cacore_step_t) * static_cast<size_t>(n)) != 0)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The decision memo answers only for identical inputs, with the decision made afresh: the
+// same plans (steps and all), predictions and reason; any input changed — the size, the root,
+// one link of the matrix, the ranks' nodes, a cost parameter, a rule — is decided again.
+START_TEST(policy_memo_answers_identical_inputs)
+{
+    char err[256];
+    cacore_decision_memo_t *memo = nullptr;
+    ck_assert_int_eq(cacore_decision_memo_create(&memo, err, sizeof err), CACORE_OK);
+    Case fresh(mixed, 2, CACORE_COLL_REDUCE, 1 << 20), kept(mixed, 2, CACORE_COLL_REDUCE, 1 << 20);
+    fresh.run();
+    kept.in.memo = memo;
+    kept.run();   // decided, and kept in the memo
+    ck_assert_int_eq(kept.d.remembered, 0);
+    ck_assert_int_eq(cacore_decision_memo_size(memo), 1);
+    cacore_plan_free(kept.d.plan);
+    kept.run();   // the same inputs: remembered
+    ck_assert_int_eq(kept.d.remembered, 1);
+    ck_assert_int_eq(cacore_decision_memo_size(memo), 1);
+    ck_assert_str_eq(kept.d.reason, fresh.d.reason);
+    ck_assert(kept.d.plan_s == fresh.d.plan_s && kept.d.previous_s == fresh.d.previous_s &&
+              kept.d.alternative_s == fresh.d.alternative_s && kept.d.peer_s == fresh.d.peer_s);
+    ck_assert(same_plan(kept.d.plan, fresh.d.plan) && same_plan(kept.d.declined, fresh.d.declined) &&
+              same_plan(kept.d.alternative, fresh.d.alternative) &&
+              same_plan(kept.d.peer, fresh.d.peer));
+    cacore_plan_free(kept.d.plan);
+    cacore_plan_free(fresh.d.plan);
+    kept.d.plan = fresh.d.plan = nullptr;
+
+    // Each change below is a decision of its own (not remembered), and the original inputs are
+    // remembered still.
+    int decisions = 1;
+    auto expect_new = [&](const char *what) {
+        kept.run();
+        ck_assert_msg(kept.d.remembered == 0, "remembered although %s changed", what);
+        cacore_plan_free(kept.d.plan);
+        kept.d.plan = nullptr;
+        ck_assert_int_eq(cacore_decision_memo_size(memo), ++decisions);
+    };
+    kept.in.bytes = kept.in.count = 1 << 19;
+    expect_new("the size");
+    kept.in.bytes = kept.in.count = 1 << 20;
+    kept.in.root = 3;
+    expect_new("the root");
+    kept.in.root = 0;
+    kept.in.params.cost.burst_bytes = 0;
+    expect_new("a cost parameter");
+    kept.in.params.cost.burst_bytes = CACORE_BURST_MEASURED;
+    cacore_rule_t rule{};
+    rule.choice = CACORE_RULE_MODEL;
+    rule.line = 4;
+    kept.in.rule = &rule;
+    expect_new("the rule");
+    kept.in.rule = nullptr;
+    std::swap(kept.rank_node[0], kept.rank_node[15]);
+    expect_new("the ranks' nodes");
+    std::swap(kept.rank_node[0], kept.rank_node[15]);
+    std::vector<std::string> names;
+    std::vector<const char *> hosts;
+    std::vector<double> lat(64), bw(64);
+    for (int i = 0; i < 8; ++i) {
+        names.push_back(cacore_matrix_host(kept.m, i));
+        for (int j = 0; j < 8; ++j) {
+            lat[i * 8 + j] = cacore_matrix_latency(kept.m, i, j);
+            bw[i * 8 + j] = cacore_matrix_bandwidth(kept.m, i, j);
+        }
+    }
+    for (const std::string &h : names) {
+        hosts.push_back(h.c_str());
+    }
+    bw[1 * 8 + 2] *= 0.999;   // one link of one direction
+    cacore_matrix_t *other = nullptr;
+    ck_assert_int_eq(cacore_matrix_create(8, hosts.data(), lat.data(), bw.data(), &other, err,
+                                          sizeof err), CACORE_OK);
+    std::swap(kept.m, other);
+    expect_new("one link of the matrix");
+    std::swap(kept.m, other);
+    cacore_matrix_free(other);
+    kept.run();
+    ck_assert_int_eq(kept.d.remembered, 1);
+    ck_assert_str_eq(kept.d.reason, fresh.d.reason);
+    cacore_plan_free(kept.d.plan);
+    kept.d.plan = nullptr;
+    kept.free_spares();
+    cacore_decision_memo_free(memo);
+}
+END_TEST
+
 // Which communicators the component plans on: Open MPI's "ompi_comm_coll_preference" as its coll
 // base reads it (split at commas, empty names dropped, "^" starts the excluded part).
 START_TEST(policy_comm_preference)
@@ -785,6 +895,7 @@ int main()
     tcase_add_test(tc, policy_noncommutative);
     tcase_add_test(tc, policy_min_gain_and_bad_input);
     tcase_add_test(tc, policy_comm_preference);
+    tcase_add_test(tc, policy_memo_answers_identical_inputs);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

@@ -13,6 +13,7 @@
 #include "coll_cloudaware_nodes.h"
 #include "coll_cloudaware_pvars.h"
 #include "coll_cloudaware_rules.h"
+#include "coll_cloudaware_select.h"
 #include "coll_cloudaware_store.h"
 #include "coll_cloudaware_trace.h"
 #include "coll_cloudaware_trial.h"
@@ -626,6 +627,8 @@ static int cloudaware_close(void)
     mca_coll_cloudaware_trace_close();
     mca_coll_cloudaware_calibrate_finalize();
     mca_coll_cloudaware_rules_release();
+    mca_coll_cloudaware_select_release();
+    mca_coll_cloudaware_trial_release();
     mca_coll_cloudaware_store_release();
     mca_coll_cloudaware_nodes_release();
     /* Every communicator is gone by now: anything the executor still holds is a leak (or a

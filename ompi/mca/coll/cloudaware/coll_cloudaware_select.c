@@ -20,6 +20,8 @@
 #include "coll_cloudaware_trace.h"
 #include "coll_cloudaware_trial.h"
 
+#include CLOUDAWARE_MUTEX_HEADER /* opal_mutex_t: its path differs between 4.1 and 5.0 */
+
 /* A module keeps at most this many plans; the oldest goes first. Applications use few distinct
  * (collective, root, size class) combinations; benchmarks sweeping sizes stay well below it. */
 #define CLOUDAWARE_PLANCACHE_SIZE 64
@@ -54,6 +56,37 @@ struct mca_coll_cloudaware_plancache_t {
 };
 _Static_assert(offsetof(plancache_entry_t, trial) + sizeof(int) <= CLOUDAWARE_LINE,
                "a decided call's fields of an entry fit in one cache line");
+
+/* The process's decisions (cacore_decision_memo_t): a communicator over the same nodes and ranks
+ * as an earlier one (a dup, a split) decides its classes without the search. Created on first
+ * use; the memo locks itself, the lock here guards its creation. */
+static opal_mutex_t memo_lock = OPAL_MUTEX_STATIC_INIT;
+static cacore_decision_memo_t *memo = NULL;
+static bool memo_tried = false;
+
+static cacore_decision_memo_t *memo_get(void)
+{
+    char err[256];
+
+    OPAL_THREAD_LOCK(&memo_lock);
+    if (!memo_tried) {
+        memo_tried = true;
+        if (CACORE_OK != cacore_decision_memo_create(&memo, err, sizeof(err))) {
+            memo = NULL;   /* out of memory: every class is decided afresh */
+        }
+    }
+    OPAL_THREAD_UNLOCK(&memo_lock);
+    return memo;
+}
+
+void mca_coll_cloudaware_select_release(void)
+{
+    OPAL_THREAD_LOCK(&memo_lock);
+    cacore_decision_memo_free(memo);
+    memo = NULL;
+    memo_tried = false;
+    OPAL_THREAD_UNLOCK(&memo_lock);
+}
 
 static int log2_floor(size_t x)
 {
@@ -171,6 +204,7 @@ static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matri
     }
     in.params.segment_bytes = (size_t) c->segment_size;
     in.params.relay = c->relay ? 1 : 0;
+    in.memo = memo_get();
     t0 = mca_coll_cloudaware_now();
     if (CACORE_OK != cacore_decide(matrix, map->nranks, map->rank_node, &in, &d, err,
                                    sizeof(err))) {
@@ -180,9 +214,11 @@ static bool decide(mca_coll_cloudaware_module_t *m, const cacore_matrix_t *matri
         return false;
     }
     opal_output_verbose(d.problem ? CLOUDAWARE_VERBOSE_WARN : CLOUDAWARE_VERBOSE_SELECT, c->output,
-                        "coll:cloudaware: %s of %zu bytes: %s; decided in %.1f ms",
+                        "coll:cloudaware: %s of %zu bytes: %s; decided in %.1f ms%s",
                         cacore_coll_name(call->coll), bytes, d.reason,
-                        1e3 * (mca_coll_cloudaware_now() - t0));
+                        1e3 * (mca_coll_cloudaware_now() - t0),
+                        d.remembered ? " (remembered: an earlier communicator's decision for the "
+                                       "same inputs)" : "");
     e->best = NULL != d.plan ? d.plan : d.declined;
     e->alt = d.alternative;
     e->peer = d.peer;

@@ -42,6 +42,9 @@ const cacore_plan_t *mca_coll_cloudaware_select(mca_coll_cloudaware_module_t *m,
 
 void mca_coll_cloudaware_plancache_free(mca_coll_cloudaware_module_t *m);
 
+/* At component close: the process's remembered decisions go. */
+void mca_coll_cloudaware_select_release(void);
+
 /* After a recalibration (coll_cloudaware_drift.c): every cached class is decided again with the
  * communicator's new matrix (its live trial and drift state start over); said[len] gets one
  * phrase per class, "bcast of 1048576 bytes: NEW (was OLD)". */

@@ -20,6 +20,21 @@
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
 
+#include CLOUDAWARE_MUTEX_HEADER /* opal_mutex_t: its path differs between 4.1 and 5.0 */
+
+/* The outcomes this process's communicators agreed on, per node set and matrix: a communicator
+ * over the same nodes and ranks as an earlier one (a dup, a split) starts decided, with or
+ * without a cache directory; after a recalibration (another matrix) the trials run again. Every
+ * rank keeps what its communicators agreed, and rank 0's copy decides (learn_stored broadcasts
+ * it), so a communicator whose rank 0 took part in the earlier trial finds it. */
+#define CLOUDAWARE_TRIAL_BOOKS 8
+static struct {
+    uint64_t nodes, matrix;        /* the node set's key, the matrix's digest */
+    cacore_trial_book_t *book;
+} books[CLOUDAWARE_TRIAL_BOOKS];
+static int books_next;             /* the slot taken next when every slot is in use */
+static opal_mutex_t books_lock = OPAL_MUTEX_STATIC_INIT;
+
 /* Calls per variant for a trial of this plan: coll_cloudaware_trial_calls (checked to be
  * 0..CLOUDAWARE_TRIAL_MAX_CALLS when opened), more for short calls (coll_cloudaware_trial_time).
  * The same on every rank: the plan and its prediction are. */
@@ -140,9 +155,78 @@ static cacore_trial_key_t book_key(mca_coll_cloudaware_module_t *m,
     return k;
 }
 
-/* Rank 0: the stored outcome of this trial, or UNKNOWN. */
+/* With books_lock held: the slot of this communicator's node set and matrix, or -1. */
+static int book_slot(uint64_t nodes, uint64_t matrix)
+{
+    for (int i = 0; i < CLOUDAWARE_TRIAL_BOOKS; i++) {
+        if (NULL != books[i].book && books[i].nodes == nodes && books[i].matrix == matrix) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* The outcome agreed on by an earlier communicator of this process for these candidates, or
+ * UNKNOWN. */
+static cacore_trial_result_t remembered(mca_coll_cloudaware_module_t *m,
+                                        const cacore_trial_key_t *k)
+{
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0 };
+    const uint64_t matrix = cacore_matrix_digest(m->net->matrix);
+    int i;
+
+    OPAL_THREAD_LOCK(&books_lock);
+    if ((i = book_slot(m->net->map->key, matrix)) >= 0) {
+        r = cacore_trial_book_find(books[i].book, k);
+    }
+    OPAL_THREAD_UNLOCK(&books_lock);
+    return r;
+}
+
+/* Every rank: keeps the agreed outcome for the process's later communicators (out of memory:
+ * not kept, they run their trials). */
+static void remember(mca_coll_cloudaware_module_t *m, const mca_coll_cloudaware_trial_t *t,
+                     const cacore_trial_result_t *r)
+{
+    const uint64_t nodes = m->net->map->key, matrix = cacore_matrix_digest(m->net->matrix);
+    char desc[1024], err[256];
+    cacore_trial_key_t k;
+    int i;
+
+    candidates(t, desc, sizeof(desc));
+    k = book_key(m, t, desc);
+    OPAL_THREAD_LOCK(&books_lock);
+    if ((i = book_slot(nodes, matrix)) < 0) {
+        i = books_next;
+        books_next = (books_next + 1) % CLOUDAWARE_TRIAL_BOOKS;
+        cacore_trial_book_free(books[i].book);
+        books[i].book = NULL;
+        if (CACORE_OK == cacore_trial_book_create(&books[i].book, err, sizeof(err))) {
+            books[i].nodes = nodes;
+            books[i].matrix = matrix;
+        }
+    }
+    if (NULL != books[i].book) {
+        (void) cacore_trial_book_set(books[i].book, &k, r, err, sizeof(err));
+    }
+    OPAL_THREAD_UNLOCK(&books_lock);
+}
+
+void mca_coll_cloudaware_trial_release(void)
+{
+    OPAL_THREAD_LOCK(&books_lock);
+    for (int i = 0; i < CLOUDAWARE_TRIAL_BOOKS; i++) {
+        cacore_trial_book_free(books[i].book);
+        books[i].book = NULL;
+    }
+    books_next = 0;
+    OPAL_THREAD_UNLOCK(&books_lock);
+}
+
+/* Rank 0: the outcome an earlier communicator of this process agreed on (*this_job set), else
+ * the trial book's, or UNKNOWN. */
 static cacore_trial_result_t stored(mca_coll_cloudaware_module_t *m,
-                                    const mca_coll_cloudaware_trial_t *t)
+                                    const mca_coll_cloudaware_trial_t *t, bool *this_job)
 {
     cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0 };
     cacore_trial_book_t *book = NULL;
@@ -151,7 +235,11 @@ static cacore_trial_result_t stored(mca_coll_cloudaware_module_t *m,
 
     candidates(t, desc, sizeof(desc));
     k = book_key(m, t, desc);
-
+    r = remembered(m, &k);
+    *this_job = CACORE_TRIAL_UNKNOWN != r.outcome;
+    if (*this_job) {
+        return r;
+    }
     if (mca_coll_cloudaware_cache_load_trials(m->net->map->key, &book, why, sizeof(why))) {
         r = cacore_trial_book_find(book, &k);
         cacore_trial_book_free(book);
@@ -201,9 +289,10 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
     char also[1024];
     unsigned in_previous;
     int outcome, rc;
+    bool this_job = false;
 
     if (0 == ompi_comm_rank(comm)) {
-        r = stored(m, t);
+        r = stored(m, t, &this_job);
     }
     outcome = (int) r.outcome;
     t->learn_s = mca_coll_cloudaware_now();
@@ -226,10 +315,12 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
         others(t, also, sizeof(also));
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: stored "
-                            "outcome, no trial: %s (%s %.3g s, previous module %.3g s%s)",
+                            "outcome, no trial: %s (%s %.3g s, previous module %.3g s%s; %s)",
                             cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
                             comm->c_name, outcome_name(t->outcome),
-                            cacore_plan_describe(t->plan), r.plan_s, r.previous_s, also);
+                            cacore_plan_describe(t->plan), r.plan_s, r.previous_s, also,
+                            this_job ? "agreed on an earlier communicator over the same nodes "
+                                       "and ranks in this job" : "from the trial book");
     }
     return true;
 }
@@ -455,6 +546,7 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     }
     apply(t, r.outcome);
     mca_coll_cloudaware_pvars_trial(r.outcome, false);
+    remember(m, t, &r);
     if (0 != ompi_comm_rank(comm)) {
         return;
     }

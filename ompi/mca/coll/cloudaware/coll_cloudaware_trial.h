@@ -19,8 +19,9 @@
  * on that variant's calls, and one whose calls are spread beyond the margin runs one more call,
  * up to coll_cloudaware_trial_extra (cacore_trial_settled), so that one slow call (a TCP
  * retransmission timeout) does not decide.
- * Outcomes are kept in the plan cache entry and in the cache directory (the trial book), so the
- * next job over the same nodes starts decided.
+ * Outcomes are kept in the plan cache entry, in the process (a later communicator over the same
+ * nodes and ranks, a dup or a split, starts decided) and in the cache directory (the trial book),
+ * so the next job over the same nodes starts decided.
  *
  * Why every rank agrees: every rank makes the same calls in the same order, so the k-th trial
  * call and the agreement happen at the same call on every rank; the outcome comes from the
@@ -117,6 +118,9 @@ const cacore_plan_t *mca_coll_cloudaware_trial_pick(mca_coll_cloudaware_module_t
                                                     struct ompi_communicator_t *comm,
                                                     mca_coll_cloudaware_trial_t *t,
                                                     bool commutative);
+
+/* At component close: the outcomes this process's communicators agreed on go. */
+void mca_coll_cloudaware_trial_release(void);
 
 END_C_DECLS
 

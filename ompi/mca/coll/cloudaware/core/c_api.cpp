@@ -7,6 +7,7 @@
 #include "cache_entry.hpp"
 #include "calibration_outcome.hpp"
 #include "decide.hpp"
+#include "decision_memo.hpp"
 #include "drift.hpp"
 #include "error.hpp"
 #include "escape.hpp"
@@ -30,6 +31,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,10 @@ struct cacore_plan {
 
 struct cacore_rules {
     cacore::Rules r;
+};
+
+struct cacore_decision_memo {
+    cacore::DecisionMemo memo;
 };
 
 namespace {
@@ -445,7 +451,19 @@ cacore_status_t cacore_decide(const cacore_matrix_t *m, int nranks, const int *r
         d.trial_spread = in->trial_spread;
         d.trial_peer = in->trial_peer != 0;
         d.params = cacore::PlanParams::from_c(in->params);
-        cacore::Decision dec = cacore::decide(d);
+        std::optional<cacore::Decision> kept;
+        if (in->memo != nullptr) {
+            kept = in->memo->memo.find(d);
+        }
+        cacore::Decision dec = kept ? std::move(*kept) : cacore::decide(d);
+        out->remembered = kept ? 1 : 0;
+        if (in->memo != nullptr && !kept) {
+            try {
+                in->memo->memo.put(d, dec);
+            } catch (const std::bad_alloc &) {
+                // not kept: the next identical inputs are decided again
+            }
+        }
         out->plan_s = dec.have_plan ? dec.plan.predicted_s : -1.0;
         out->alternative_s = dec.have_alternative ? dec.alternative.predicted_s : -1.0;
         std::snprintf(out->alternative_note, sizeof(out->alternative_note), "%s",
@@ -471,6 +489,24 @@ cacore_status_t cacore_decide(const cacore_matrix_t *m, int nranks, const int *r
         (dec.run_plan ? out->plan : out->declined) = plan.release();
     });
 }
+
+cacore_status_t cacore_decision_memo_create(cacore_decision_memo_t **out, char *err,
+                                            size_t errlen)
+{
+    return guard(err, errlen, [&] {
+        if (out == nullptr) {
+            cacore::fail_arg("cacore_decision_memo_create: NULL argument");
+        }
+        *out = new cacore_decision_memo();
+    });
+}
+
+int cacore_decision_memo_size(const cacore_decision_memo_t *memo)
+{
+    return memo != nullptr ? static_cast<int>(memo->memo.size()) : 0;
+}
+
+void cacore_decision_memo_free(cacore_decision_memo_t *memo) { delete memo; }
 
 int cacore_preference_admits(const char *preference, const char *component)
 {

@@ -379,6 +379,17 @@ typedef enum {
 const char *cacore_prev_name(int prev);
 const char *cacore_trial_name(int trial);
 
+/* A process's memory of its decisions (core/decision_memo.cpp): inputs identical to an earlier
+ * decision's (every field, the matrix compared in full) get that decision again without the
+ * search — a communicator dup'ed or split over the same nodes and ranks, a class a module's plan
+ * cache let go. At most 64 decisions and about 64 MiB of plans, the oldest go first. Safe to
+ * share between threads. */
+typedef struct cacore_decision_memo cacore_decision_memo_t;
+cacore_status_t cacore_decision_memo_create(cacore_decision_memo_t **out, char *err,
+                                            size_t errlen);
+int cacore_decision_memo_size(const cacore_decision_memo_t *memo);   /* decisions kept */
+void cacore_decision_memo_free(cacore_decision_memo_t *memo);
+
 typedef struct {
     cacore_coll_t coll;
     int root;                      /* ignored for allreduce/allgather */
@@ -398,10 +409,12 @@ typedef struct {
     int trial_peer;                /* 1: the peer is offered (tuned's algorithm, or han's when the
                                       previous module is tuned); 0: never */
     cacore_plan_params_t params;   /* from the MCA parameters; a rule's settings go on top */
+    cacore_decision_memo_t *memo;  /* NULL: decide afresh; else the decision for these inputs is
+                                      taken from it when there, and kept in it when made */
 } cacore_decide_input_t;
 
 /* bytes = count = 1, commutative, no rule, trial unknown, previous tuned, min_gain 0.1,
- * large_message 65536, trial_spread 2, trial_peer 1, cacore_plan_params_default(). */
+ * large_message 65536, trial_spread 2, trial_peer 1, cacore_plan_params_default(), no memo. */
 void cacore_decide_input_default(cacore_decide_input_t *in);
 
 typedef struct {
@@ -428,6 +441,7 @@ typedef struct {
     int problem;              /* 1: the previous module runs because no plan could be built */
     char previous[96];        /* the previous module's algorithm, e.g. "tuned knomial" */
     char reason[384];         /* one line: what runs and why */
+    int remembered;           /* 1: the memo's decision for the same inputs, no search */
 } cacore_decision_t;
 
 /* CACORE_OK and *out filled for every valid input (a plan that cannot be built is a decision
