@@ -736,6 +736,14 @@ START_TEST(policy_min_gain_and_bad_input)
 }
 END_TEST
 
+namespace {
+
+// rack_bw, but one direction of one link (node 1 to node 2) 0.1 % slower.
+double one_link_slower(int i, int j, void *ctx)
+{
+    return rack_bw(i, j, ctx) * (i == 1 && j == 2 ? 0.999 : 1.0);
+}
+
 // Two decisions' plans are the same plan: description, prediction and every rank's steps.
 bool same_plan(const cacore_plan_t *a, const cacore_plan_t *b)
 {
@@ -757,6 +765,8 @@ bool same_plan(const cacore_plan_t *a, const cacore_plan_t *b)
     }
     return true;
 }
+
+}  // namespace
 
 // The decision memo answers only for identical inputs, with the decision made afresh: the
 // same plans (steps and all), predictions and reason; any input changed — the size, the root,
@@ -814,23 +824,8 @@ START_TEST(policy_memo_answers_identical_inputs)
     std::swap(kept.rank_node[0], kept.rank_node[15]);
     expect_new("the ranks' nodes");
     std::swap(kept.rank_node[0], kept.rank_node[15]);
-    std::vector<std::string> names;
-    std::vector<const char *> hosts;
-    std::vector<double> lat(64), bw(64);
-    for (int i = 0; i < 8; ++i) {
-        names.push_back(cacore_matrix_host(kept.m, i));
-        for (int j = 0; j < 8; ++j) {
-            lat[i * 8 + j] = cacore_matrix_latency(kept.m, i, j);
-            bw[i * 8 + j] = cacore_matrix_bandwidth(kept.m, i, j);
-        }
-    }
-    for (const std::string &h : names) {
-        hosts.push_back(h.c_str());
-    }
-    bw[1 * 8 + 2] *= 0.999;   // one link of one direction
-    cacore_matrix_t *other = nullptr;
-    ck_assert_int_eq(cacore_matrix_create(8, hosts.data(), lat.data(), bw.data(), &other, err,
-                                          sizeof err), CACORE_OK);
+    rack_fn rack = mixed;
+    cacore_matrix_t *other = tu_matrix(8, rack_lat, one_link_slower, &rack);
     std::swap(kept.m, other);
     expect_new("one link of the matrix");
     std::swap(kept.m, other);

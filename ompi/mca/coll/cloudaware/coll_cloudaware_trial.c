@@ -185,16 +185,13 @@ static cacore_trial_result_t remembered(mca_coll_cloudaware_module_t *m,
 
 /* Every rank: keeps the agreed outcome for the process's later communicators (out of memory:
  * not kept, they run their trials). */
-static void remember(mca_coll_cloudaware_module_t *m, const mca_coll_cloudaware_trial_t *t,
+static void remember(mca_coll_cloudaware_module_t *m, const cacore_trial_key_t *k,
                      const cacore_trial_result_t *r)
 {
     const uint64_t nodes = m->net->map->key, matrix = cacore_matrix_digest(m->net->matrix);
-    char desc[1024], err[256];
-    cacore_trial_key_t k;
+    char err[256];
     int i;
 
-    candidates(t, desc, sizeof(desc));
-    k = book_key(m, t, desc);
     OPAL_THREAD_LOCK(&books_lock);
     if ((i = book_slot(nodes, matrix)) < 0) {
         i = books_next;
@@ -207,7 +204,7 @@ static void remember(mca_coll_cloudaware_module_t *m, const mca_coll_cloudaware_
         }
     }
     if (NULL != books[i].book) {
-        (void) cacore_trial_book_set(books[i].book, &k, r, err, sizeof(err));
+        (void) cacore_trial_book_set(books[i].book, k, r, err, sizeof(err));
     }
     OPAL_THREAD_UNLOCK(&books_lock);
 }
@@ -252,24 +249,21 @@ static cacore_trial_result_t stored(mca_coll_cloudaware_module_t *m,
 
 /* Rank 0: adds the outcome to the node set's trial book (read again first: other
  * communicators and jobs write it too; an unusable book is replaced). */
-static void store(mca_coll_cloudaware_module_t *m, const mca_coll_cloudaware_trial_t *t,
+static void store(mca_coll_cloudaware_module_t *m, const cacore_trial_key_t *k,
                   const cacore_trial_result_t *r)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
     cacore_trial_book_t *book = NULL;
-    char why[768], err[256], desc[1024];
-    cacore_trial_key_t k;
+    char why[768], err[256];
 
     if (NULL == c->cache_dir || '\0' == c->cache_dir[0]) {
         return;
     }
-    candidates(t, desc, sizeof(desc));
-    k = book_key(m, t, desc);
     if (!mca_coll_cloudaware_cache_load_trials(m->net->map->key, &book, why, sizeof(why))
         && CACORE_OK != cacore_trial_book_create(&book, err, sizeof(err))) {
         return;
     }
-    if (CACORE_OK != cacore_trial_book_set(book, &k, r, err, sizeof(err))) {
+    if (CACORE_OK != cacore_trial_book_set(book, k, r, err, sizeof(err))) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
                             "coll:cloudaware: trial outcome not stored: %s", err);
     } else if (!mca_coll_cloudaware_cache_store_trials(m->net->map->key, book, why,
@@ -488,7 +482,8 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     double mine[CACORE_TRIAL_MAX_VARIANTS * (CLOUDAWARE_TRIAL_MAX_CALLS + 1)],
         agreed[CACORE_TRIAL_MAX_VARIANTS * (CLOUDAWARE_TRIAL_MAX_CALLS + 1)], agree_s = 0.0, t_store;
     cacore_trial_result_t r;
-    char err[256], plan_times[256], prev_times[256], alt_times[256], peer_times[256], alt[1024],
+    cacore_trial_key_t k;
+    char desc[1024], err[256], plan_times[256], prev_times[256], alt_times[256], peer_times[256], alt[1024],
         peer[1024], cut[160], extended[160], what[96], rank[192];
     int n, rc, v, nagree, i, ran;
     bool short_calls;
@@ -546,12 +541,14 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     }
     apply(t, r.outcome);
     mca_coll_cloudaware_pvars_trial(r.outcome, false);
-    remember(m, t, &r);
+    candidates(t, desc, sizeof(desc));   /* the book key, which points to desc */
+    k = book_key(m, t, desc);
+    remember(m, &k, &r);
     if (0 != ompi_comm_rank(comm)) {
         return;
     }
     t_store = mca_coll_cloudaware_now();
-    store(m, t, &r);
+    store(m, &k, &r);
     t_store = mca_coll_cloudaware_now() - t_store;
     list_times(t, agreed, v * n, CACORE_TRIAL_RUN_PLAN, plan_times, sizeof(plan_times));
     list_times(t, agreed, v * n, CACORE_TRIAL_RUN_PREVIOUS, prev_times, sizeof(prev_times));
