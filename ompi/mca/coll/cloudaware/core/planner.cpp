@@ -366,13 +366,9 @@ Plan choose_rail(const PlanInput &in, const Layout &lay, const PlanParams &p)
 // each lane adds streams across the shared uplinks, and a job's first calls drop packets in an
 // uplink's queue, more with more streams (docs/benchmarks.md, eighteenth to twentieth sessions),
 // which the model does not see. In the lab a 1 MiB reduce over three lanes, predicted 1.3 %
-// faster than over two, measured 1.5x slower; on cloud-16 three lanes predicted 1.3 % slower
-// than two ran 13 % faster. So a count with more lanes predicted within a tie of the chosen one
-// is returned in *tied (the fastest such), for the live trial to time against it.
-// PlanParams::lanes fixes the count (fail_arg when the lane trees cannot have that many lanes
-// without a shared edge).
-Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p,
-                  std::optional<Plan> *tied = nullptr)
+// faster than over two, measured 1.5x slower. PlanParams::lanes fixes the count (fail_arg when
+// the lane trees cannot have that many lanes without a shared edge).
+Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p)
 {
     std::vector<int> group_pats{CACORE_PAT_CHAIN, CACORE_PAT_FLAT};
     if (p.pattern[1] == CACORE_PAT_CHAIN || p.pattern[1] == CACORE_PAT_FLAT) {
@@ -391,7 +387,7 @@ Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p,
                  std::to_string(p.lanes));
     }
     const int fewest = p.lanes > 0 ? p.lanes : 1, largest = p.lanes > 0 ? p.lanes : most;
-    std::optional<Plan> best, more;
+    std::optional<Plan> best;
     for (int k = fewest; k <= largest; ++k) {
         std::optional<Plan> of_k;
         int g_of_k = group_pats[0];
@@ -423,16 +419,7 @@ Plan choose_lanes(const PlanInput &in, const Layout &lay, const PlanParams &p,
         }
         if (!best || faster_beyond_tie(of_k->predicted_s, best->predicted_s)) {
             best = std::move(of_k);
-        } else if (of_k->predicted_s <= best->predicted_s * (1.0 + kTie) &&
-                   (!more || of_k->predicted_s < more->predicted_s)) {
-            more = std::move(of_k);
         }
-    }
-    if (more && best && faster_beyond_tie(best->predicted_s, more->predicted_s)) {
-        more.reset();   // a later count beat the one it tied with by more than a tie
-    }
-    if (tied != nullptr) {
-        *tied = std::move(more);
     }
     if (!best) {
         fail_arg(std::to_string(p.lanes) + " lanes: the lane trees over these nodes have fewer " +
@@ -466,7 +453,6 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
         offer_relayed(best, std::move(b2.plan), in, p);
     } else {
         Layout lay(in, p.hier);
-        std::optional<Plan> tied_lanes;
         // AUTO with no pattern forced: the planner may offer every algorithm that applies
         const bool free_choice = algo == CACORE_ALGO_AUTO && p.pattern[0] == CACORE_PAT_AUTO &&
                                  p.pattern[1] == CACORE_PAT_AUTO && p.pattern[2] == CACORE_PAT_AUTO;
@@ -502,16 +488,15 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
                 fail_arg(std::string("the lanes algorithm does not implement ") +
                          coll_name(in.coll));
             }
-            offer_relayed(best, choose_lanes(in, lay, p, &tied_lanes), in, p);
+            offer_relayed(best, choose_lanes(in, lay, p), in, p);
         } else if (free_choice && lanes_apply) {
             // More messages than a COOL plan, likewise; within a tie it is the alternative the
             // live trial times against the plan.
-            Plan lanes = choose_lanes(in, lay, p, &tied_lanes);
+            Plan lanes = choose_lanes(in, lay, p);
             if (!best.have || faster_beyond_tie(lanes.predicted_s, best.plan.predicted_s)) {
                 offer_relayed(best, std::move(lanes), in, p);
             } else {
                 best.offer_second(std::move(lanes));
-                tied_lanes.reset();
             }
         }
         if ((algo == CACORE_ALGO_AUTO || algo == CACORE_ALGO_TREE) && is_rooted(in.coll)) {
@@ -561,12 +546,6 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
         }
         if (!best.have) {
             fail_arg(std::string("algorithm not available for ") + coll_name(in.coll));
-        }
-        // A lanes plan with more lanes that the model cannot tell from the chosen one is the
-        // alternative, when closer than the best of the other algorithms.
-        if (tied_lanes && best.plan.algo == CACORE_ALGO_LANES &&
-            (!best.second || tied_lanes->predicted_s < best.second->predicted_s)) {
-            best.second = std::move(tied_lanes);
         }
     }
     Plan plan = std::move(best.plan);
