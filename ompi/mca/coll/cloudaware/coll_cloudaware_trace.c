@@ -324,10 +324,12 @@ static int plan_number(const char *desc)
     return tr.nplans++;
 }
 
-/* At a call's end (lock held): a buffer more than half full is written out now, between this
- * rank's calls, so that the next call's steps fit before it fills. Writing 4096 records takes
- * 30-50 ms on a loaded host (cloud-16, 16 ranks on 2 cores): inside a call it stalled the rank
- * and showed in the trace as the call's slowest wait. */
+/* At a call's end (lock held): a buffer more than half full is written out now, so that the
+ * next call's steps fit before it fills. After a blocking call or a handed-over one that is
+ * between this rank's calls; a nonblocking call ends when progress finds it complete, which may
+ * be inside another call, as a write of a full buffer could be before. Writing 4096 records
+ * takes 30-50 ms on a loaded host (cloud-16, 16 ranks on 2 cores): inside a call it stalled the
+ * rank and showed in the trace as the call's slowest wait. */
 static void flush_between_calls(void)
 {
     if (tr.nrecs > TRACE_RECORDS / 2) {
