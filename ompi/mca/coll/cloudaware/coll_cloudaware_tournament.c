@@ -342,33 +342,50 @@ static int fan_out(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big, con
     return CACORE_MEAS_OK;
 }
 
-/* The lone sample of this node (step 3 of the capacity phase below): `bytes` to its slowest
- * measured peer, nothing to the others (fan_out). Sets node[LONE] (that rate alone) and
- * node[SHARED] (the pair's rate from the tournament round); both stay 0 when no peer rate is
- * known. chunks, reqs: n slots. */
+/* The lone samples of this node (step 3 of the capacity phase below): `bytes` to its slowest
+ * measured peer, then `bytes` to its second slowest, nothing to the others (fan_out, twice).
+ * Sets node[LONE] to the faster of the two rates alone and node[SHARED] to that pair's rate from
+ * the tournament round; both stay 0 when no peer rate is known. A flow alone runs at the least of
+ * its pair's own rate and the links it shares: two pairs tell the shared link more often than
+ * one (docs/calibration.md, "Shared bottlenecks"). chunks, reqs: n slots. */
 static int lone_sample(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big, size_t bytes,
                        size_t *chunks, ompi_request_t **reqs, char *ackr)
 {
-    int n = x->map->nnodes, me = x->map->my_node, peer = -1, rc;
-    double t, lat;
+    int n = x->map->nnodes, me = x->map->my_node, peer[CLOUDAWARE_LONE_SAMPLES], rc;
 
-    for (int j = 0; j < n; j++) {
-        if (j != me && row->bw[j] > 0.0 && (peer < 0 || row->bw[j] < row->bw[peer])) {
-            peer = j;
+    for (int s = 0; s < CLOUDAWARE_LONE_SAMPLES; s++) {   /* the slowest peers, in order */
+        peer[s] = -1;
+        for (int j = 0; j < n; j++) {
+            bool taken = false;
+            for (int q = 0; q < s; q++) {
+                taken = taken || peer[q] == j;
+            }
+            if (j != me && !taken && row->bw[j] > 0.0
+                && (peer[s] < 0 || row->bw[j] < row->bw[peer[s]])) {
+                peer[s] = j;
+            }
         }
     }
-    memset(chunks, 0, sizeof(size_t) * (size_t) n);
-    if (peer >= 0) {
-        chunks[peer] = bytes;
-    }
-    if (CACORE_MEAS_OK != (rc = fan_out(x, row, big, chunks, reqs, ackr, &t))) {
-        return rc;
-    }
-    if (peer >= 0 && bytes > 0) {
-        lat = row->lat[peer];
+    for (int s = 0; s < CLOUDAWARE_LONE_SAMPLES; s++) {
+        double t, lat, r;
+
+        memset(chunks, 0, sizeof(size_t) * (size_t) n);
+        if (peer[s] >= 0) {
+            chunks[peer[s]] = bytes;
+        }
+        if (CACORE_MEAS_OK != (rc = fan_out(x, row, big, chunks, reqs, ackr, &t))) {
+            return rc;
+        }
+        if (peer[s] < 0 || 0 == bytes) {
+            continue;
+        }
+        lat = row->lat[peer[s]];
         t -= (lat < 0.5 * t) ? lat : 0.5 * t;
-        row->node[CACORE_NODE_LONE] = (double) bytes / (t > 1e-9 ? t : 1e-9);
-        row->node[CACORE_NODE_SHARED] = row->bw[peer];
+        r = (double) bytes / (t > 1e-9 ? t : 1e-9);
+        if (r > row->node[CACORE_NODE_LONE]) {
+            row->node[CACORE_NODE_LONE] = r;
+            row->node[CACORE_NODE_SHARED] = row->bw[peer[s]];
+        }
     }
     return CACORE_MEAS_OK;
 }
@@ -459,9 +476,10 @@ static int burst_probe(meas_ctx_t *x, int k, mca_coll_cloudaware_row_t *row, cha
  *       total / sum of rates), and a zero-byte message to the other leaders; all acknowledge.
  *   (2) ingress: k sends every leader a go message (the chunk size it is to send, 0 = none),
  *       its m peers send their chunks at once, each with its measured rate to k in front.
- *   (3) lone sample: k sends half a bulk transfer to its slowest measured peer alone (the other
- *       leaders get a zero-byte message, and all acknowledge), while nobody else transfers: the
- *       pair's rate without its round's other pairs (docs/calibration.md, "Shared bottlenecks").
+ *   (3) lone samples: k sends a quarter of a bulk transfer to its slowest measured peer alone,
+ *       then one to its second slowest (the other leaders get a zero-byte message each time,
+ *       and all acknowledge), while nobody else transfers: the pairs' rates without their
+ *       rounds' other pairs (docs/calibration.md, "Shared bottlenecks").
  *   (4) burst credit (burst_probe), also with two nodes; (1)-(3) need three.
  * A fan that takes clearly longer than its pairs' rates allow measured a cap of the node:
  * E (or I) = bytes / time. Peers are the fastest paths, the least likely to cross a shared
@@ -561,7 +579,8 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
                 }
             }
             row->node[CACORE_NODE_INGRESS] = ok ? fan_cap(bytes, t, expect) : 0.0;
-            if (CACORE_MEAS_OK != (rc = lone_sample(x, row, big, total / 2, chunks, reqs, ackr))) {
+            if (CACORE_MEAS_OK != (rc = lone_sample(x, row, big, total / (2 * CLOUDAWARE_LONE_SAMPLES), chunks,
+                                                     reqs, ackr))) {
                 goto out;
             }
         } else {
@@ -588,11 +607,14 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
                 row->peer = k;
                 goto out;
             }
-            /* Lone sample of k: take its message (half a transfer or nothing), acknowledge. */
-            if (CACORE_MEAS_OK != (rc = xfer(x, k, NULL, 0, big, total))
-                || CACORE_MEAS_OK != (rc = xfer(x, k, ackr, 1, NULL, 0))) {
-                row->peer = k;
-                goto out;
+            /* Lone samples of k: take each of its messages (a quarter transfer or nothing),
+             * acknowledge. */
+            for (int s = 0; s < CLOUDAWARE_LONE_SAMPLES; s++) {
+                if (CACORE_MEAS_OK != (rc = xfer(x, k, NULL, 0, big, total))
+                    || CACORE_MEAS_OK != (rc = xfer(x, k, ackr, 1, NULL, 0))) {
+                    row->peer = k;
+                    goto out;
+                }
             }
         }
         if (CACORE_MEAS_OK != (rc = burst_probe(x, k, row, big, total, go, ackr))) {

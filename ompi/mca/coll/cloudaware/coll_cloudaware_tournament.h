@@ -29,6 +29,9 @@ typedef struct {
 #define CLOUDAWARE_FAN_PEERS 3
 /* A fan's aggregate rate below this fraction of the sum of its pairs' rates is a node cap. */
 #define CLOUDAWARE_CAP_RATIO 0.8
+/* Lone samples per node (its slowest measured peers, one after the other, a quarter of a bulk
+ * transfer each); the faster is kept (docs/calibration.md, "Shared bottlenecks"). */
+#define CLOUDAWARE_LONE_SAMPLES 2
 /* Burst credit probes (docs/calibration.md, "Burst credit"): sizes CLOUDAWARE_BURST_MIN << i for
  * i < CLOUDAWARE_BURST_SIZES, in CLOUDAWARE_BURST_PROBES messages (one size may be sent twice),
  * each after CLOUDAWARE_BURST_GAP_S of idling plus what the one before owes at the pair's rate;
