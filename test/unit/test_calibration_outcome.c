@@ -248,6 +248,67 @@ START_TEST(summary_statistics)
 }
 END_TEST
 
+/* The exchange tree: every rank but 0 has exactly one parent, which lists it as a child; a
+ * subtree is its root and its children's subtrees, contiguous; nobody talks to more than
+ * log2(nranks) + 1 ranks; reports go up and the verdict down with time to spare at every hop. */
+START_TEST(exchange_tree)
+{
+    cacore_calib_tree_t t, c;
+
+    for (int n = 1; n <= 70; n++) {
+        int height = 0, parents = 0;
+        double deepest = 0.5;
+        while ((1 << height) < n) {   /* ceil(log2(n)): at most that many peers beyond one */
+            height++;
+        }
+        for (int r = 0; r < n; r++) {
+            ck_assert_int_eq(cacore_calib_tree(n, r, &t), CACORE_OK);
+            ck_assert_int_le(t.nchildren + (r > 0), height + 1);
+            ck_assert_int_eq(t.parent, r == 0 ? -1 : (r & (r - 1)));
+            ck_assert(t.end > r && t.end <= n);
+            if (r == 0) {
+                ck_assert_int_eq(t.end, n);
+                ck_assert_double_eq(t.report_by, 0.5);
+                ck_assert_double_eq(t.verdict_by, 0.5);
+            }
+            if (t.nchildren == 0 && r > 0) {
+                ck_assert_int_eq(t.end, r + 1);
+                ck_assert_double_eq(t.report_by, 0.0);
+            }
+            int next = r + 1;   /* the children's subtrees tile (r, end) in order */
+            for (int i = t.nchildren - 1; i >= 0; i--) {
+                ck_assert_int_eq(cacore_calib_tree(n, t.children[i], &c), CACORE_OK);
+                ck_assert_int_eq(c.parent, r);
+                ck_assert(c.report_by < t.report_by);
+                ck_assert(c.verdict_by > t.verdict_by);
+            }
+            for (int i = 0; i < t.nchildren; i++) {
+                ck_assert_int_eq(cacore_calib_tree(n, t.children[i], &c), CACORE_OK);
+                ck_assert_int_eq(t.children[i], next);
+                next = c.end;
+                parents++;
+            }
+            ck_assert_int_eq(next, t.end);
+            deepest = t.verdict_by > deepest ? t.verdict_by : deepest;
+        }
+        ck_assert_int_eq(parents, n - 1);
+        ck_assert_double_eq(deepest, n > 1 ? 1.0 : 0.5);
+    }
+    /* 16 ranks: rank 0's children are 1, 2, 4, 8; rank 8 relays for 9-15 */
+    ck_assert_int_eq(cacore_calib_tree(16, 0, &t), CACORE_OK);
+    ck_assert_int_eq(t.nchildren, 4);
+    ck_assert_int_eq(t.children[3], 8);
+    ck_assert_int_eq(cacore_calib_tree(16, 8, &t), CACORE_OK);
+    ck_assert_int_eq(t.end, 16);
+    ck_assert_int_eq(t.nchildren, 3);
+    ck_assert_double_eq(t.report_by, 0.375);
+    ck_assert_double_eq(t.verdict_by, 0.625);
+    ck_assert_int_eq(cacore_calib_tree(16, 16, &t), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_calib_tree(16, -1, &t), CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_calib_tree(4, 0, NULL), CACORE_ERR_ARG);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("calibration_outcome");
@@ -261,6 +322,7 @@ int main(void)
     tcase_add_test(tc, bad_arguments_fail_with_a_message);
     tcase_add_test(tc, fail_point_names_and_causes);
     tcase_add_test(tc, summary_statistics);
+    tcase_add_test(tc, exchange_tree);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

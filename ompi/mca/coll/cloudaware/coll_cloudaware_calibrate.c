@@ -18,12 +18,17 @@
  *      start + coll_cloudaware_calibrate_budget.
  *   3. report, from every rank to rank 0: local failures since the start (allocation, receiving
  *      the start message, measurement buffers), the digests of the matrix and rules files it
- *      read, and for leaders the measured row.
- *   4. verdict, from rank 0 to every rank: rank 0 takes reports until start + budget + slack/2,
- *      then decides READY (with the assembled matrix) or FAIL (with one cause) from them and
- *      its own clock - FAIL when any report is missing or says a failure, when digests differ,
- *      or when rank 0 itself is past that time. The others wait for the verdict until their
- *      start + budget + slack and fall back when none came. Only rank 0 prints the warning.
+ *      read, and for leaders the measured row. Reports travel up the calibration's tree
+ *      (cacore_calib_tree, a binomial tree over the ranks): each rank waits for its children's
+ *      until its share of the slack (report_by) and sends them on with its own, so that no rank
+ *      ends connected to every other (docs/calibration.md, "Protocol").
+ *   4. verdict, from rank 0 down the same tree: rank 0 takes reports until start + budget +
+ *      slack/2, then decides READY (with the assembled matrix) or FAIL (with one cause) from them
+ *      and its own clock - FAIL when any report is missing or says a failure, when digests
+ *      differ, or when rank 0 itself is past that time. The others wait for the verdict until
+ *      their start + budget + their share of the slack (verdict_by: the deepest the whole slack),
+ *      pass it on to their children, and fall back when none came (passing a FAIL on). Only rank
+ *      0 prints the warning.
  * A rank that failed locally knows the verdict (FAIL) without waiting for it. The result joins
  * the process store: later communicators over the same (or fewer) nodes measure nothing.
  */
@@ -116,7 +121,10 @@ typedef struct {
                                    (cacore_calib_budget) */
     double measure_deadline;    /* start + budget */
     double decide_deadline;     /* rank 0: start + budget + slack/2 */
-    double verdict_deadline;    /* start + budget + slack */
+    cacore_calib_tree_t tree;   /* this rank's place in the exchange's tree */
+    double relay_deadline;      /* start + budget + slack * tree.report_by: children's reports
+                                   received until then */
+    double verdict_deadline;    /* start + budget + slack * tree.verdict_by */
     int local;                  /* first local failure point, 0 none */
     uint64_t epoch;             /* 0 until the start message arrived */
     const char *how;            /* "PMIx" / "PML": the start message's path */
@@ -136,7 +144,11 @@ typedef struct {
     size_t verdict_cap;
     verdict_t *sent;            /* rank 0: the verdict sent (x->verdict, or a smaller one) */
     verdict_t received;         /* the others: a verdict without matrix */
-    mca_coll_cloudaware_pending_t sends;   /* the report, or rank 0's verdicts */
+    size_t leader_cap;          /* the length of a report with a row */
+    char *bundle;               /* the others with children: their reports and their own */
+    verdict_t *passed;          /* the others with children: the verdict passed on to them */
+    mca_coll_cloudaware_pending_t sends;   /* the report (or bundle), or rank 0's verdicts */
+    mca_coll_cloudaware_pending_t passes;  /* the verdict passed on to the children */
     mca_coll_cloudaware_recal_t *again;    /* a recalibration (drift), or NULL */
 } calib_t;
 
@@ -427,7 +439,9 @@ static void step_start(calib_t *x)
     x->budget = cacore_calib_budget(c->calib_budget, x->n);
     x->measure_deadline = x->start + x->budget;
     x->decide_deadline = x->start + x->budget + 0.5 * c->calib_slack;
-    x->verdict_deadline = x->start + x->budget + c->calib_slack;
+    (void) cacore_calib_tree(x->map->nranks, x->map->my_rank, &x->tree);
+    x->relay_deadline = x->start + x->budget + c->calib_slack * x->tree.report_by;
+    x->verdict_deadline = x->start + x->budget + c->calib_slack * x->tree.verdict_by;
 }
 
 /* Step 2: what to measure, and the buffers for the rest. */
@@ -484,6 +498,11 @@ static void step_measure_and_report(calib_t *x)
     size_t len = sizeof(report_t);
     report_t *r;
 
+    if (!size_muladd((size_t) 2 * x->n + CACORE_NODE_VALUES, sizeof(double), sizeof(report_t),
+                     &x->leader_cap)) {
+        x->leader_cap = sizeof(report_t);   /* no row fits: every leader's report fails */
+    }
+
     if (row && !size_muladd((size_t) 2 * x->n + CACORE_NODE_VALUES, sizeof(double),
                             sizeof(report_t), &len)) {
         len = sizeof(report_t);
@@ -524,6 +543,96 @@ static void step_measure_and_report(calib_t *x)
     r->matrix_digest = cacore_matrix_digest(mca_coll_cloudaware_store_matrix_file());
     r->rules_digest = mca_coll_cloudaware_rules_digest();
     x->report_len = len;
+}
+
+/* ---- step 4: the reports up the tree, the verdict down ---------------------------------------- */
+
+/* The most bytes rank q's report has: a leader's may carry its row. */
+static size_t report_cap(const calib_t *x, int q)
+{
+    return x->map->leaders[x->map->rank_node[q]] == q ? x->leader_cap : sizeof(report_t);
+}
+
+/* The next whole report at *off of buf[0..len) from a rank in [lo, hi), of this calibration's
+ * epoch or 0 (a relay without the epoch passes on any: rank 0 checks), or NULL (none, or not
+ * well formed: the rest is ignored, and rank 0 finds those reports missing). A report carries
+ * its row exactly when meas >= 0, and only a leader's does. */
+static report_t *next_report(const calib_t *x, char *buf, size_t len, size_t *off, int lo,
+                             int hi)
+{
+    report_t *p = (report_t *) (buf + *off);
+    size_t plen;
+
+    if (len - *off < sizeof(report_t) || CLOUDAWARE_MSG_MAGIC != p->msg.magic
+        || (uint32_t) CLOUDAWARE_TAG_REPORT != p->msg.tag
+        || (0 != x->epoch && p->msg.epoch != x->epoch && 0 != p->msg.epoch) || p->rank < lo
+        || p->rank >= hi) {
+        return NULL;
+    }
+    plen = p->meas >= 0 ? x->leader_cap : sizeof(report_t);
+    if ((p->meas >= 0 && report_cap(x, p->rank) != x->leader_cap) || len - *off < plen) {
+        return NULL;
+    }
+    *off += plen;
+    return p;
+}
+
+/* Receives the bundles of this rank's children (recvs[0..nchildren)) until `deadline`: each
+ * child's report followed by those of its subtree. false when out of memory (nothing posted). */
+static bool children_reports(calib_t *x, mca_coll_cloudaware_recv_t *recvs, double deadline)
+{
+    int n = x->tree.nchildren;
+
+    for (int i = 0; i < n; i++) {
+        cacore_calib_tree_t child;
+        size_t cap = 0;
+
+        (void) cacore_calib_tree(x->map->nranks, x->tree.children[i], &child);
+        for (int q = x->tree.children[i]; q < child.end; q++) {
+            if (__builtin_add_overflow(cap, report_cap(x, q), &cap)) {
+                cap = SIZE_MAX;
+            }
+        }
+        recvs[i].cap = cap;
+        recvs[i].from = x->tree.children[i];
+        recvs[i].tag = CLOUDAWARE_TAG_REPORT;
+        recvs[i].epoch = x->epoch;
+        if (SIZE_MAX == cap || NULL == (recvs[i].buf = calloc(1, cap))) {
+            for (int j = 0; j <= i; j++) {
+                free(recvs[j].buf);
+                recvs[j].buf = NULL;
+            }
+            return false;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        mca_coll_cloudaware_recv_post(x->comm, &recvs[i]);
+    }
+    (void) mca_coll_cloudaware_recv_wait(recvs, n, deadline);
+    return true;
+}
+
+/* Each whole report child i's bundle brought (NULL: no more), from *off on. */
+static report_t *child_report(const calib_t *x, mca_coll_cloudaware_recv_t *recvs, int i,
+                              size_t *off)
+{
+    cacore_calib_tree_t child;
+
+    if (CLOUDAWARE_RECV_DONE != recvs[i].state) {
+        return NULL;
+    }
+    (void) cacore_calib_tree(x->map->nranks, x->tree.children[i], &child);
+    return next_report(x, (char *) recvs[i].buf, recvs[i].len, off, x->tree.children[i], child.end);
+}
+
+static void free_children_reports(const calib_t *x, mca_coll_cloudaware_recv_t *recvs)
+{
+    if (NULL != recvs) {
+        for (int i = 0; i < x->tree.nchildren; i++) {
+            free(recvs[i].buf);
+        }
+    }
+    free(recvs);
 }
 
 /* Rank 0: the verdict from the reports rep[0..nranks) (NULL: none came) and its own clock. The
@@ -620,47 +729,32 @@ static void decide(calib_t *x, report_t **rep, verdict_t *v, size_t *vlen)
     cause[0] = '\0';
 }
 
-/* Step 4, rank 0: collect the reports, decide, send the verdict to everyone. */
+/* Step 4, rank 0: collect the reports, decide, send the verdict down the tree. */
 static verdict_t *step_coordinate(calib_t *x)
 {
     const mca_coll_cloudaware_nodemap_t *map = x->map;
-    int nr = map->nranks;
-    size_t leader_cap = sizeof(report_t)
-                        + sizeof(double) * (2 * (size_t) x->n + CACORE_NODE_VALUES), vlen = 0;
-    mca_coll_cloudaware_recv_t *recvs = calloc((size_t) nr, sizeof(*recvs));
+    int nr = map->nranks, nc = x->tree.nchildren;
+    size_t vlen = 0;
+    mca_coll_cloudaware_recv_t *recvs = calloc(nc > 0 ? (size_t) nc : 1, sizeof(*recvs));
     report_t **rep = calloc((size_t) nr, sizeof(report_t *));
     verdict_t *v = (NULL != x->verdict && 0 == x->local) ? x->verdict : NULL;
-    bool ok = (NULL != recvs && NULL != rep);
+    bool ok = (NULL != recvs && NULL != rep && children_reports(x, recvs, x->decide_deadline));
 
-    for (int r = 1; ok && r < nr; r++) {
-        bool lead = (map->leaders[map->rank_node[r]] == r);
-        recvs[r].cap = lead ? leader_cap : sizeof(report_t);
-        recvs[r].from = r;
-        recvs[r].tag = CLOUDAWARE_TAG_REPORT;
-        recvs[r].epoch = x->epoch;
-        if (NULL == (recvs[r].buf = calloc(1, recvs[r].cap))) {
-            ok = false;
-        }
-    }
     if (!ok) {
         local_failure(x, CACORE_FAIL_ALLOC);
     } else {
-        for (int r = 1; r < nr; r++) {
-            mca_coll_cloudaware_recv_post(x->comm, &recvs[r]);
-        }
-        (void) mca_coll_cloudaware_recv_wait(recvs + 1, nr - 1, x->decide_deadline);
         rep[0] = x->report;
         rep[0]->local = x->local;
-        for (int r = 1; r < nr; r++) {
-            report_t *p = (report_t *) recvs[r].buf;
-            bool lead = (map->leaders[map->rank_node[r]] == r);
-            /* A report counts when complete: its row present exactly when the rank measured
-             * (or failed locally, then without a row). */
-            if (CLOUDAWARE_RECV_DONE == recvs[r].state && p->rank == r
-                && (recvs[r].len == sizeof(report_t)
-                    || (lead && recvs[r].len == leader_cap && p->meas >= 0))) {
-                rep[r] = p;
-                if (0 == p->local && recvs[r].len == sizeof(report_t) && lead
+        for (int i = 0; i < nc; i++) {
+            size_t off = 0;
+            report_t *p;
+            while (NULL != (p = child_report(x, recvs, i, &off))) {
+                bool lead = (map->leaders[map->rank_node[p->rank]] == p->rank);
+                if (NULL != rep[p->rank]) {
+                    continue;   /* a rank's second report: not from a well-behaved relay */
+                }
+                rep[p->rank] = p;
+                if (0 == p->local && p->meas < 0 && lead && NULL != x->h
                     && START_MEASURE == x->h->action) {
                     p->local = CACORE_FAIL_REPORT;   /* a leader without its row */
                 }
@@ -686,35 +780,114 @@ static verdict_t *step_coordinate(calib_t *x)
     v->msg.magic = CLOUDAWARE_MSG_MAGIC;
     v->msg.tag = (uint32_t) CLOUDAWARE_TAG_VERDICT;
     v->msg.epoch = x->epoch;
-    for (int r = 1; r < nr; r++) {
-        (void) mca_coll_cloudaware_send_post(x->comm, &x->sends, r, CLOUDAWARE_TAG_VERDICT, v,
-                                             vlen);
+    for (int i = 0; i < nc; i++) {
+        (void) mca_coll_cloudaware_send_post(x->comm, &x->sends, x->tree.children[i],
+                                             CLOUDAWARE_TAG_VERDICT, v, vlen);
     }
     x->sent = v;
-    if (NULL != recvs) {
-        for (int r = 1; r < nr; r++) {
-            free(recvs[r].buf);
-        }
-    }
-    free(recvs);
+    free_children_reports(x, recvs);
     free(rep);
     return v;
 }
 
-/* Step 4, every other rank: report, then wait for the verdict. NULL: none came. */
+/* Step 4, every other rank with children: its report and its children's, as received until its
+ * share of the slack, in one message (x->bundle); where that cannot be allocated, its own report
+ * alone, saying so (rank 0 then finds the subtree's reports missing). */
+static void relay_reports(calib_t *x, const void **up, size_t *uplen)
+{
+    int nc = x->tree.nchildren;
+    mca_coll_cloudaware_recv_t *recvs = calloc((size_t) nc, sizeof(*recvs));
+    size_t total = x->report_len, off = 0;
+
+    if (NULL == recvs || !children_reports(x, recvs, x->relay_deadline)) {
+        free(recvs);
+        local_failure(x, CACORE_FAIL_REPORT);
+        x->report->local = x->local;
+        return;
+    }
+    for (int i = 0; i < nc; i++) {
+        total += CLOUDAWARE_RECV_DONE == recvs[i].state ? recvs[i].len : 0;
+    }
+    if (NULL == (x->bundle = malloc(total))) {
+        local_failure(x, CACORE_FAIL_REPORT);
+        x->report->local = x->local;
+    } else {
+        memcpy(x->bundle, x->report, x->report_len);
+        off = x->report_len;
+        for (int i = 0; i < nc; i++) {
+            size_t from = 0, at = 0;
+            report_t *p;
+            while (NULL != (p = child_report(x, recvs, i, &at))) {
+                memcpy(x->bundle + off, p, at - from);
+                off += at - from;
+                from = at;
+            }
+        }
+        *up = x->bundle;
+        *uplen = off;
+    }
+    free_children_reports(x, recvs);
+}
+
+/* Step 4, every other rank with children: the verdict v (vlen bytes; NULL: none came, or this
+ * rank cannot take one) passed on, a FAIL of its own when it has none, so that the subtree
+ * decides as this rank does. */
+static void pass_verdict(calib_t *x, verdict_t *v, size_t vlen)
+{
+    verdict_t *f;
+
+    if (0 == x->tree.nchildren) {
+        return;
+    }
+    if (NULL != v && v == x->verdict) {
+        f = v;              /* parked with the sends at the end, not freed */
+        x->verdict = NULL;
+    } else if (NULL != (f = malloc(NULL != v ? vlen : sizeof(verdict_t)))) {
+        if (NULL != v) {
+            memcpy(f, v, vlen);
+        } else {
+            memset(f, 0, sizeof(*f));
+            f->msg.magic = CLOUDAWARE_MSG_MAGIC;
+            f->msg.tag = (uint32_t) CLOUDAWARE_TAG_VERDICT;
+            f->msg.epoch = x->epoch;
+            f->verdict = VERDICT_FAIL;
+            f->quiet = 1;
+            snprintf(f->cause, sizeof(f->cause), "rank %d, which relays the verdict, had none: %s",
+                     x->map->my_rank, 0 != x->local ? cacore_fail_point_cause(x->local)
+                                                    : "none came within the time budget");
+            vlen = sizeof(verdict_t);
+        }
+    } else {
+        return;   /* the children find no verdict in time and fail, as this rank does: a rank
+                     without a verdict or a buffer for the matrix (x->received) has a FAIL */
+    }
+    for (int i = 0; i < x->tree.nchildren; i++) {
+        (void) mca_coll_cloudaware_send_post(x->comm, &x->passes, x->tree.children[i],
+                                             CLOUDAWARE_TAG_VERDICT, f, vlen);
+    }
+    x->passed = f;
+}
+
+/* Step 4, every other rank: report (with the subtree's reports), wait for the verdict, pass it
+ * on. NULL: none came. */
 static verdict_t *step_await(calib_t *x)
 {
     mca_coll_cloudaware_recv_t vr;
     verdict_t *v = NULL;
+    const void *up = x->report;
+    size_t uplen = x->report_len;
 
-    (void) mca_coll_cloudaware_send_post(x->comm, &x->sends, 0, CLOUDAWARE_TAG_REPORT,
-                                         x->report, x->report_len);
+    if (x->tree.nchildren > 0) {
+        relay_reports(x, &up, &uplen);
+    }
+    (void) mca_coll_cloudaware_send_post(x->comm, &x->sends, x->tree.parent,
+                                         CLOUDAWARE_TAG_REPORT, up, uplen);
+    memset(&vr, 0, sizeof(vr));
     if (0 != x->epoch) {
-        memset(&vr, 0, sizeof(vr));
         vr.buf = (NULL != x->verdict && 0 == x->local) ? (void *) x->verdict
                                                        : (void *) &x->received;
         vr.cap = (NULL != x->verdict && 0 == x->local) ? x->verdict_cap : sizeof(verdict_t);
-        vr.from = 0;
+        vr.from = x->tree.parent;
         vr.tag = CLOUDAWARE_TAG_VERDICT;
         vr.epoch = x->epoch;
         mca_coll_cloudaware_recv_post(x->comm, &vr);
@@ -731,6 +904,7 @@ static verdict_t *step_await(calib_t *x)
     }
     /* Without the epoch (the start message did not arrive) the verdict is FAIL anyway: this
      * rank's report says so, or rank 0 does not get it in time. */
+    pass_verdict(x, v, vr.len);
     return v;
 }
 
@@ -935,7 +1109,8 @@ static int calibrate(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t
     v = (0 == x.map->my_rank) ? step_coordinate(&x) : step_await(&x);
     step_apply(&x, v);
 
-    /* The report (others) or the verdict sent (rank 0) may still be read by the PML. */
+    /* The report or bundle (others), the verdict sent or passed on may still be read by the
+     * PML. */
     if (0 == x.map->my_rank) {
         mca_coll_cloudaware_sends_park(&x.sends, x.sent, &emergency_verdict != x.sent);
         if (x.verdict != x.sent) {
@@ -944,9 +1119,18 @@ static int calibrate(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t
         if (&emergency_report != x.report) {
             free(x.report);
         }
+    } else if (NULL != x.bundle) {
+        mca_coll_cloudaware_sends_park(&x.sends, x.bundle, true);
+        if (&emergency_report != x.report) {
+            free(x.report);
+        }
+        free(x.verdict);
     } else {
         mca_coll_cloudaware_sends_park(&x.sends, x.report, &emergency_report != x.report);
         free(x.verdict);
+    }
+    if (NULL != x.passed) {
+        mca_coll_cloudaware_sends_park(&x.passes, x.passed, true);
     }
     free(x.todo);
     free(x.node_todo);

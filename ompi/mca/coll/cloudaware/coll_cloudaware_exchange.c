@@ -10,11 +10,13 @@
  * PMIx_Gets rank 0's blob. The key carries the communicator's cid; the blob's own header (checked
  * by the caller) names the node set. PMIx is used only for MPI_COMM_WORLD in auto mode, and on
  * Open MPI 5.0 in every mode (below).
- * PML path: rank 0 sends the view to every rank (used when PMIx is not usable here, the
- * communicator spans more than one job, or coll_cloudaware_calibrate_exchange=pml).
+ * PML path: rank 0's view goes down the calibration's tree (cacore_calib_tree: each rank passes
+ * it on to its children), used when PMIx is not usable here, the communicator spans more than
+ * one job, or coll_cloudaware_calibrate_exchange=pml.
  *
  * Reports and verdicts always go over the PML, nonblocking, each wait bounded by a deadline:
- * a PMIx fence cannot be left before every process has entered it.
+ * a PMIx fence cannot be left before every process has entered it. They travel the same tree
+ * (coll_cloudaware_calibrate.c), so no rank is left connected to every other.
  */
 #include "ompi_config.h"
 
@@ -28,6 +30,7 @@
 #include "coll_cloudaware_calibrate.h"
 #include "coll_cloudaware_exchange.h"
 #include "coll_cloudaware_trace.h"
+#include "core/cloudaware_core.h"
 
 #include "ompi/mca/pml/pml.h"
 #include "ompi/proc/proc.h"
@@ -101,27 +104,43 @@ void mca_coll_cloudaware_exchange_finalize(void)
 
 static int pml_start(struct ompi_communicator_t *comm, void *buf, size_t len, size_t rootlen)
 {
-    int me = ompi_comm_rank(comm), size = ompi_comm_size(comm), rc = OMPI_SUCCESS;
+    int me = ompi_comm_rank(comm), rc = OMPI_SUCCESS;
+    cacore_calib_tree_t tree;
     ompi_status_public_t st;
+    const void *fwd = buf;
+    size_t fwdlen = rootlen;
+    char dummy = 0;
 
-    if (0 == me) {
-        /* Blocking sends one after the other: each receiver is in this exchange (a meeting
-         * point, see coll_cloudaware_exchange.h), so each completes. */
-        for (int r = 1; r < size; r++) {
-            if (OMPI_SUCCESS != MCA_PML_CALL(send(buf, rootlen, MPI_BYTE, r, CLOUDAWARE_TAG_START,
-                                                  MCA_PML_BASE_SEND_STANDARD, comm))) {
-                rc = OMPI_ERROR;   /* go on: the others wait for their message */
-            }
+    /* Down the calibration's tree (cacore_calib_tree), not from rank 0 to every rank: a rank
+     * connects to its parent and children only. */
+    (void) cacore_calib_tree(ompi_comm_size(comm), me, &tree);
+    if (0 != me) {
+        /* Into the caller's buffer of the expected length: a longer message is truncated (an
+         * error), so no peer-supplied length is ever allocated. NULL buf (the caller is out of
+         * memory): a 1-byte buffer, which consumes the message with a truncation error. */
+        rc = MCA_PML_CALL(recv(NULL != buf ? buf : &dummy, NULL != buf ? len : 1, MPI_BYTE,
+                               tree.parent, CLOUDAWARE_TAG_START, comm, &st));
+        /* Passed on as it came, so a short message (rank 0 had no view) fails the whole
+         * subtree as it fails this rank; after a failed receive, one byte, which does too. */
+        if (OMPI_SUCCESS == rc && NULL != buf) {
+            fwdlen = st._ucount;
+        } else {
+            fwd = &dummy;
+            fwdlen = 1;
         }
-        return rc;
     }
-    /* Into the caller's buffer of the expected length: a longer message is truncated (an error),
-     * so no peer-supplied length is ever allocated. NULL buf (the caller is out of memory): a
-     * 1-byte buffer, which consumes rank 0's message with a truncation error. */
-    {
-        char dummy;
-        rc = MCA_PML_CALL(recv(NULL != buf ? buf : &dummy, NULL != buf ? len : 1, MPI_BYTE, 0,
-                               CLOUDAWARE_TAG_START, comm, &st));
+    /* Blocking sends one after the other: each receiver is in this exchange (a meeting point,
+     * see coll_cloudaware_exchange.h), so each completes. */
+    for (int i = 0; i < tree.nchildren; i++) {
+        if (OMPI_SUCCESS != MCA_PML_CALL(send((void *) fwd, fwdlen, MPI_BYTE, tree.children[i],
+                                              CLOUDAWARE_TAG_START,
+                                              MCA_PML_BASE_SEND_STANDARD, comm))
+            && 0 == me) {
+            rc = OMPI_ERROR;   /* go on: the others wait for their message */
+        }
+    }
+    if (0 == me) {
+        return rc;
     }
     if (OMPI_SUCCESS != rc || NULL == buf || st._ucount != len) {
         return OMPI_ERROR;
@@ -273,8 +292,9 @@ void mca_coll_cloudaware_recv_post(struct ompi_communicator_t *comm,
                    ? CLOUDAWARE_RECV_POSTED : CLOUDAWARE_RECV_FAILED;
 }
 
-/* A completed receive: DONE when it carries our epoch (or 0, see the header); otherwise
- * (stale: an abandoned calibration's message) posted again when `repost`, else FAILED. */
+/* A completed receive: DONE when it carries our epoch (or 0, see the header; a receive of epoch
+ * 0, a relay that did not get the start message, takes any); otherwise (stale: an abandoned
+ * calibration's message) posted again when `repost`, else FAILED. */
 static void recv_complete(mca_coll_cloudaware_recv_t *r, const ompi_status_public_t *st,
                           bool repost)
 {
@@ -282,7 +302,7 @@ static void recv_complete(mca_coll_cloudaware_recv_t *r, const ompi_status_publi
 
     r->len = st->_ucount;
     if (r->len >= sizeof(*h) && CLOUDAWARE_MSG_MAGIC == h->magic && (uint32_t) r->tag == h->tag
-        && (r->epoch == h->epoch || 0 == h->epoch)) {
+        && (r->epoch == h->epoch || 0 == h->epoch || 0 == r->epoch)) {
         r->state = CLOUDAWARE_RECV_DONE;
     } else if (repost) {
         mca_coll_cloudaware_recv_post(r->comm, r);

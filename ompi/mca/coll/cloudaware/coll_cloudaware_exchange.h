@@ -4,16 +4,19 @@
  *
  * The messages of a calibration (coll_cloudaware_exchange.c; docs/calibration.md, "Protocol"):
  *
- *   start    rank 0's view of the node set reaches every rank (PMIx Put/Fence/Get, or the PML).
- *            It is the meeting point of the calibration and, like any collective, waits for
- *            every rank to arrive; it has no deadline. Each rank's deadline counts from it.
- *   report   every rank -> rank 0 (PML), received by rank 0 until its deadline;
- *   verdict  rank 0 -> every rank (PML), awaited until the rank's deadline.
+ *   start    rank 0's view of the node set reaches every rank (PMIx Put/Fence/Get, or the PML
+ *            down the calibration's tree). It is the meeting point of the calibration and, like
+ *            any collective, waits for every rank to arrive; it has no deadline. Each rank's
+ *            deadline counts from it.
+ *   report   every rank's report -> rank 0 (PML), up the calibration's tree (cacore_calib_tree):
+ *            each rank sends its own with those of its subtree, received until its deadline;
+ *   verdict  rank 0 -> every rank (PML), down the tree, awaited until the rank's deadline.
  * Reports and verdicts begin with mca_coll_cloudaware_msg_t: a receive drops a message of
  * another epoch (one of an abandoned calibration, e.g. on an earlier communicator with the same
  * context id) and waits on for its own. Epoch 0 is accepted too: a rank that could not receive
  * the start message reports with it, and such a report can only say "failed" (the worst a stale
- * one can do is make a calibration fall back, on every rank alike). Sends are never waited for
+ * one can do is make a calibration fall back, on every rank alike). Such a rank, relaying its
+ * subtree's reports, takes them whatever their epoch: rank 0 checks each report's. Sends are never waited for
  * (mca_coll_cloudaware_sends_park).
  */
 #ifndef MCA_COLL_CLOUDAWARE_EXCHANGE_H

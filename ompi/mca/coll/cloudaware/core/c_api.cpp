@@ -957,6 +957,15 @@ double cacore_calib_budget(double per_8_nodes_s, int nnodes)
     return cacore::calib_budget(per_8_nodes_s, nnodes);
 }
 
+cacore_status_t cacore_calib_tree(int nranks, int rank, cacore_calib_tree_t *t)
+{
+    if (t == nullptr || rank < 0 || rank >= nranks) {
+        return CACORE_ERR_ARG;
+    }
+    *t = cacore::calib_tree(nranks, rank);
+    return CACORE_OK;
+}
+
 const char *cacore_fail_point_cause(int point) { return cacore::fail_point_cause(point); }
 
 cacore_calib_verdict_t cacore_calib_failure_cause(const cacore_calib_inputs_t *in,

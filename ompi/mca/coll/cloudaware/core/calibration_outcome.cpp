@@ -90,6 +90,44 @@ double calib_budget(double per_8_nodes_s, int nnodes)
     return rounds > 7 ? per_8_nodes_s * rounds / 7.0 : per_8_nodes_s;
 }
 
+namespace {
+
+// The levels of a binomial tree over the ranks [0, n) below rank 0: the most set bits of any
+// rank (a rank's depth is its number of set bits).
+int tree_height(int n)
+{
+    if (n <= 1) {
+        return 0;
+    }
+    const unsigned last = static_cast<unsigned>(n - 1);
+    int best = __builtin_popcount(last);
+    for (int b = 0; b < 31; b++) {   // last with bit b cleared and every bit below it set
+        if ((last >> b) & 1u) {
+            const int cand = __builtin_popcount(last >> (b + 1)) + b;
+            best = cand > best ? cand : best;
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+cacore_calib_tree_t calib_tree(int nranks, int rank)
+{
+    cacore_calib_tree_t t{};
+    const int low = rank == 0 ? 0 : (rank & -rank);   // the lowest set bit; rank 0: none
+    t.parent = rank == 0 ? -1 : rank - low;
+    t.end = rank == 0 ? nranks : (low > nranks - rank ? nranks : rank + low);
+    for (int k = 0; k < 31 && (1 << k) < t.end - rank; k++) {
+        t.children[t.nchildren++] = rank + (1 << k);
+    }
+    const int height = tree_height(nranks);
+    const int depth = __builtin_popcount(static_cast<unsigned>(rank));
+    t.report_by = height == 0 ? 0.5 : 0.5 * tree_height(t.end - rank) / height;
+    t.verdict_by = height == 0 ? 0.5 : 0.5 + 0.5 * depth / height;
+    return t;
+}
+
 const char *fail_point_name(int point)
 {
     switch (point) {

@@ -32,6 +32,10 @@ std::string failure_cause(const cacore_calib_inputs_t &in, const cacore_calib_re
 // round and one per node.
 double calib_budget(double per_8_nodes_s, int nnodes);
 
+// Rank `rank`'s place in the calibration's exchange tree of nranks ranks (cacore_calib_tree);
+// 0 <= rank < nranks.
+cacore_calib_tree_t calib_tree(int nranks, int rank);
+
 // Statistics of the off-diagonal entries of n x n latency and bandwidth arrays.
 cacore_calib_summary_t summarize(int n, const double *latency_s, const double *bandwidth_Bps);
 

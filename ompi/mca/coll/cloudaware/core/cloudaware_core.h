@@ -758,6 +758,31 @@ typedef enum {
  * (nnodes - 1 + nnodes % 2 of them; 16 nodes: 15/7 of it). */
 double cacore_calib_budget(double per_8_nodes_s, int nnodes);
 
+/* The tree a calibration's reports travel up and its verdict down (docs/calibration.md,
+ * "Protocol"): a binomial tree over the communicator's ranks, rooted at rank 0. Rank r's parent is
+ * r without its lowest set bit; its children are r + 2^k, for each 2^k below that bit (rank 0:
+ * below nranks), that are ranks; its subtree is the ranks [r, end). A rank talks to at most
+ * log2(nranks) + 1 others, pairs an application's recursive-doubling allreduce or barrier
+ * connects as well, where a star around rank 0 would leave rank 0 connected to every rank (with
+ * Open MPI's poll()-based progress each connection costs every later call on rank 0;
+ * docs/benchmarks.md, fifty-fourth session). Deadlines, as fractions of
+ * coll_cloudaware_calibrate_slack after the budget: a rank sends its subtree's reports up by
+ * report_by (its height over the tree's, times 1/2: leaves at once, rank 0 decides at 1/2) and
+ * awaits the verdict until verdict_by (1/2 plus its depth over the tree's height, times 1/2: the
+ * deepest ranks until the whole slack), so each hop has the same share of the slack both ways. */
+#define CACORE_CALIB_TREE_MAX_CHILDREN 31
+typedef struct {
+    int parent;      /* -1 for rank 0 */
+    int nchildren;
+    int children[CACORE_CALIB_TREE_MAX_CHILDREN];   /* ascending */
+    int end;         /* the subtree is the ranks [rank, end) */
+    double report_by;
+    double verdict_by;
+} cacore_calib_tree_t;
+
+/* Rank `rank`'s place in the tree of nranks ranks; CACORE_ERR_ARG unless 0 <= rank < nranks. */
+cacore_status_t cacore_calib_tree(int nranks, int rank, cacore_calib_tree_t *t);
+
 /* rep[0..in->nranks). Whether the calibration stands, and when it fails the one-line cause
  * (input escaped) in cause[len]: the first found of, in this order, reports missing (leaders
  * first), rank 0 itself late, a local failure, ranks that read different files, the start
