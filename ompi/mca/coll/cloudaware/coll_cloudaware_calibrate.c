@@ -545,7 +545,7 @@ static void step_measure_and_report(calib_t *x)
     x->report_len = len;
 }
 
-/* ---- step 4: the reports up the tree, the verdict down ---------------------------------------- */
+/* ---- step 4: the reports up the tree, the verdict down --------------------------------------- */
 
 /* The most bytes rank q's report has: a leader's may carry its row. */
 static size_t report_cap(const calib_t *x, int q)
@@ -622,7 +622,8 @@ static report_t *child_report(const calib_t *x, mca_coll_cloudaware_recv_t *recv
         return NULL;
     }
     (void) cacore_calib_tree(x->map->nranks, x->tree.children[i], &child);
-    return next_report(x, (char *) recvs[i].buf, recvs[i].len, off, x->tree.children[i], child.end);
+    return next_report(x, (char *) recvs[i].buf, recvs[i].len, off, x->tree.children[i],
+                       child.end);
 }
 
 static void free_children_reports(const calib_t *x, mca_coll_cloudaware_recv_t *recvs)

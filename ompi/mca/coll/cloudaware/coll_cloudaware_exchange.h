@@ -16,8 +16,8 @@
  * context id) and waits on for its own. Epoch 0 is accepted too: a rank that could not receive
  * the start message reports with it, and such a report can only say "failed" (the worst a stale
  * one can do is make a calibration fall back, on every rank alike). Such a rank, relaying its
- * subtree's reports, takes them whatever their epoch: rank 0 checks each report's. Sends are never waited for
- * (mca_coll_cloudaware_sends_park).
+ * subtree's reports, takes them whatever their epoch: rank 0 checks each report's. Sends are
+ * never waited for (mca_coll_cloudaware_sends_park).
  */
 #ifndef MCA_COLL_CLOUDAWARE_EXCHANGE_H
 #define MCA_COLL_CLOUDAWARE_EXCHANGE_H
