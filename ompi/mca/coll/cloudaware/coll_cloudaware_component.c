@@ -232,7 +232,9 @@ static void register_calibration(mca_coll_cloudaware_component_t *c)
     register_double("calibrate_slack",
                     "Seconds added to coll_cloudaware_calibrate_budget for the messages that "
                     "decide a calibration (default 2): rank 0 decides by budget + slack/2, the "
-                    "others wait for its verdict until budget + slack (docs/calibration.md).",
+                    "others wait for its verdict, passed down a tree, until budget + slack for "
+                    "the deepest ranks, each hop having an equal share of the other half "
+                    "(docs/calibration.md).",
                     OPAL_INFO_LVL_6, &c->calib_slack);
     register_int("node_leader",
                  "Which rank of a node measures for it, in communicator order: 0 = lowest "
