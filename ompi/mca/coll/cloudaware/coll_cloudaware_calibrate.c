@@ -500,14 +500,14 @@ static void step_measure_and_report(calib_t *x)
 
     if (!size_muladd((size_t) 2 * x->n + CACORE_NODE_VALUES, sizeof(double), sizeof(report_t),
                      &x->leader_cap)) {
-        x->leader_cap = sizeof(report_t);   /* no row fits: every leader's report fails */
+        x->leader_cap = sizeof(report_t);   /* no row fits: a leader's report says so */
+        if (row) {
+            row = false;
+            local_failure(x, CACORE_FAIL_REPORT);
+        }
     }
-
-    if (row && !size_muladd((size_t) 2 * x->n + CACORE_NODE_VALUES, sizeof(double),
-                            sizeof(report_t), &len)) {
-        len = sizeof(report_t);
-        row = false;
-        local_failure(x, CACORE_FAIL_REPORT);
+    if (row) {
+        len = x->leader_cap;
     }
     if (mca_coll_cloudaware_test_fail_here(CACORE_FAIL_REPORT)
         || NULL == (x->report = calloc(1, len))) {
@@ -577,6 +577,12 @@ static report_t *next_report(const calib_t *x, char *buf, size_t len, size_t *of
     return p;
 }
 
+/* The end of child i's subtree: the children's subtrees tile this rank's in order. */
+static int child_end(const calib_t *x, int i)
+{
+    return i + 1 < x->tree.nchildren ? x->tree.children[i + 1] : x->tree.end;
+}
+
 /* Receives the bundles of this rank's children (recvs[0..nchildren)) until `deadline`: each
  * child's report followed by those of its subtree. false when out of memory (nothing posted). */
 static bool children_reports(calib_t *x, mca_coll_cloudaware_recv_t *recvs, double deadline)
@@ -584,11 +590,9 @@ static bool children_reports(calib_t *x, mca_coll_cloudaware_recv_t *recvs, doub
     int n = x->tree.nchildren;
 
     for (int i = 0; i < n; i++) {
-        cacore_calib_tree_t child;
         size_t cap = 0;
 
-        (void) cacore_calib_tree(x->map->nranks, x->tree.children[i], &child);
-        for (int q = x->tree.children[i]; q < child.end; q++) {
+        for (int q = x->tree.children[i]; q < child_end(x, i); q++) {
             if (__builtin_add_overflow(cap, report_cap(x, q), &cap)) {
                 cap = SIZE_MAX;
             }
@@ -616,14 +620,11 @@ static bool children_reports(calib_t *x, mca_coll_cloudaware_recv_t *recvs, doub
 static report_t *child_report(const calib_t *x, mca_coll_cloudaware_recv_t *recvs, int i,
                               size_t *off)
 {
-    cacore_calib_tree_t child;
-
     if (CLOUDAWARE_RECV_DONE != recvs[i].state) {
         return NULL;
     }
-    (void) cacore_calib_tree(x->map->nranks, x->tree.children[i], &child);
     return next_report(x, (char *) recvs[i].buf, recvs[i].len, off, x->tree.children[i],
-                       child.end);
+                       child_end(x, i));
 }
 
 static void free_children_reports(const calib_t *x, mca_coll_cloudaware_recv_t *recvs)
@@ -800,16 +801,13 @@ static void relay_reports(calib_t *x, const void **up, size_t *uplen)
     mca_coll_cloudaware_recv_t *recvs = calloc((size_t) nc, sizeof(*recvs));
     size_t total = x->report_len, off = 0;
 
-    if (NULL == recvs || !children_reports(x, recvs, x->relay_deadline)) {
-        free(recvs);
-        local_failure(x, CACORE_FAIL_REPORT);
-        x->report->local = x->local;
-        return;
+    if (NULL != recvs && children_reports(x, recvs, x->relay_deadline)) {
+        for (int i = 0; i < nc; i++) {
+            total += CLOUDAWARE_RECV_DONE == recvs[i].state ? recvs[i].len : 0;
+        }
+        x->bundle = malloc(total);
     }
-    for (int i = 0; i < nc; i++) {
-        total += CLOUDAWARE_RECV_DONE == recvs[i].state ? recvs[i].len : 0;
-    }
-    if (NULL == (x->bundle = malloc(total))) {
+    if (NULL == x->bundle) {
         local_failure(x, CACORE_FAIL_REPORT);
         x->report->local = x->local;
     } else {
