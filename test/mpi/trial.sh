@@ -16,6 +16,9 @@
 #      coll_check (non-commutative ops, zero sizes, IN_PLACE, sub-communicators) with trials.
 #   7. coll_cloudaware_trial_time: calls predicted short get more trial calls (here 16), and
 #      are judged as short calls (the slowest rank's median of its own calls, a rank test).
+#      7b. Their outcome, when not the previous module, is provisional: stored as such, the next
+#      job trials again and keeps it only when it measures the same (a book edited to a
+#      provisional plan: job 2 trials, its outcome is final either way, job 3 starts decided).
 #   8. coll_cloudaware_trial_cut: a variant losing by far in its first call runs no more calls
 #      (a tiny factor here, so that every variant after the plan is cut).
 #   9. coll_cloudaware_trial_extra: a variant whose calls are spread runs more calls (margin 0
@@ -96,7 +99,8 @@ for p in $(PREFIX=i paths); do
 done
 expect_in_log "cache: wrote $work/cache/cloudaware-[0-9a-f]*\.trials"
 book=$(ls "$work"/cache/cloudaware-*.trials)
-grep -q "^trial [0-9a-f]\{16\} gather 0 16 14 $won " "$book" || fail "outcome not in the trial book"
+grep -q "^trial [0-9a-f]\{16\} gather 0 16 14 $won final " "$book" \
+    || fail "outcome not in the trial book as final (3 calls per variant are no short calls)"
 echo "ok: trial ran plan x 3, previous x 3, outcome: $won, stored in $(basename "$book")"
 
 echo "--- 2. the next job starts decided"
@@ -150,14 +154,14 @@ grep -q "trial of " "$TEST_LOG" && fail "a trial ran with coll_cloudaware_trial_
 echo "ok: no trial, the model's choice ran"
 
 echo "--- 5. an unusable trial book is reported and replaced"
-sed -i 's/^cloudaware-trials 4$/cloudaware-trials 5/' "$book"
+sed -i 's/^cloudaware-trials 5$/cloudaware-trials 6/' "$book"
 ca_mpirun 4 "${base[@]}" --mca coll_cloudaware_verbose 10 --mca coll_cloudaware_cache_dir "$work/cache" \
     --mca coll_cloudaware_trial_spread 0 "${nopeer[@]}" "$prog" gather 16384 6 >/dev/null || fail "trial_check failed"
 expect_in_log "0 failures"
-expect_in_log "trial book is unusable, the trials run again (.*version '5' is not supported"
+expect_in_log "trial book is unusable, the trials run again (.*version '6' is not supported"
 expect_in_log "trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: "
-head -n 1 "$book" | grep -qx "cloudaware-trials 4" || fail "the book was not rewritten"
-echo "ok: version 5 book reported, trial ran, book rewritten"
+head -n 1 "$book" | grep -qx "cloudaware-trials 5" || fail "the book was not rewritten"
+echo "ok: version 6 book reported, trial ran, book rewritten"
 
 echo "--- 5b. three variants: the model's second plan takes part (coll_cloudaware_trial_spread)"
 rm -rf "$work/cache3"
@@ -184,7 +188,7 @@ case "$won3:${blocking[9]}:${blocking[10]}" in
 esac
 [ "$won3" = previous ] || [ "${blocking[9]}" != previous ] || fail "a plan won but the previous module ran"
 book3=$(ls "$work"/cache3/cloudaware-*.trials)
-grep -q "^trial [0-9a-f]\{16\} gather 0 16 14 $won3 [0-9.e-]* [0-9.e-]* [0-9.e-]* 0 .* | " "$book3" \
+grep -q "^trial [0-9a-f]\{16\} gather 0 16 14 $won3 final [0-9.e-]* [0-9.e-]* [0-9.e-]* 0 .* | " "$book3" \
     || fail "three-variant outcome not in the trial book"
 echo "ok: trial ran plan x 3, previous x 3, alternative x 3, outcome: $won3, stored"
 
@@ -214,7 +218,7 @@ case "$won4:${blocking[9]}:${blocking[10]}" in
     *) fail "calls after the trial ran ${blocking[9]} ${blocking[10]}, the outcome was $won4" ;;
 esac
 book4=$(ls "$work"/cache4/cloudaware-*.trials)
-grep -q "^trial [0-9a-f]\{16\} gather 0 16 14 $won4 [0-9.e-]* [0-9.e-]* 0 [0-9.e-]* .* | peer tuned " "$book4" \
+grep -q "^trial [0-9a-f]\{16\} gather 0 16 14 $won4 final [0-9.e-]* [0-9.e-]* 0 [0-9.e-]* .* | peer tuned " "$book4" \
     || fail "the outcome with the peer is not in the trial book"
 echo "ok: trial ran plan x 3, previous x 3, peer x 3, outcome: $won4, stored"
 
@@ -275,6 +279,47 @@ for times, med in re.findall(r"\[[^]]*\] ([0-9.e+\- ]+) s \(median ([0-9.e+\-]+)
 assert "outcome: the previous module" in line or z >= 1.645, z
 PY
 echo "ok: judged as short calls (each rank's median, rank test)"
+
+echo "--- 7b. short calls: another variant than the previous module is provisional until a second"
+echo "        job's trial confirms it"
+short7=("${common[@]}" --mca coll_cloudaware_trial_time 1000 --mca coll_cloudaware_verbose 10
+        --mca coll_cloudaware_trial_spread 0 "${nopeer[@]}" --mca coll_cloudaware_cache_dir "$work/cache7")
+record() { grep "^trial [0-9a-f]\{16\} gather 0 16 14 " "$work"/cache7/cloudaware-*.trials; }
+report7() { grep -o 'trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: .*outcome: .*' "$TEST_LOG"; }
+ca_mpirun 4 "${short7[@]}" "$prog" gather 16384 40 >/dev/null || fail "trial_check failed (7b, job 1)"
+expect_in_log "trial_check: gather count=16384 reps=40 on 4 ranks: .* 0 failures"
+won=$(outcome_word)
+case "$won:$(record | cut -d' ' -f7,8)" in
+    plan:"plan provisional")
+        report7 | grep -q "; provisional: the next job over these nodes trials again to confirm it" \
+            || fail "the plan won short calls but the report does not say provisional: $(report7)" ;;
+    previous:"previous final")
+        report7 | grep -q "provisional" && fail "the previous module reported provisional: $(report7)" ;;
+    *) fail "outcome $won stored as '$(record | cut -d' ' -f7,8)'" ;;
+esac
+echo "ok: job 1 kept $won, stored as $(record | cut -d' ' -f7,8)"
+# Whatever job 1 measured, make its record the plan's provisional outcome: job 2 must trial again.
+sed -i 's/^\(trial [0-9a-f]\{16\} gather 0 16 14 \)[a-z]* [a-z]* /\1plan provisional /' \
+    "$work"/cache7/cloudaware-*.trials
+[ "$(record | cut -d' ' -f7,8)" = "plan provisional" ] || fail "could not edit the trial book"
+ca_mpirun 4 "${short7[@]}" "$prog" gather 16384 40 >/dev/null || fail "trial_check failed (7b, job 2)"
+expect_in_log "trial_check: gather count=16384 reps=40 on 4 ranks: .* 0 failures"
+expect_in_log "trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: stored outcome provisional: the plan (.*; one job's trial of short calls, from the trial book); trial again to confirm it"
+grep -q "stored outcome, no trial" "$TEST_LOG" && fail "job 2 took a provisional outcome without a trial"
+won=$(outcome_word)
+case "$won" in
+    plan) report7 | grep -q "; confirms an earlier job's provisional outcome, the plan" \
+              || fail "job 2 kept the plan without saying it confirms: $(report7)" ;;
+    previous) report7 | grep -q "; does not confirm an earlier job's provisional outcome, the plan" \
+              || fail "job 2 kept the previous module without saying so: $(report7)" ;;
+    *) fail "no outcome in job 2's report" ;;
+esac
+[ "$(record | cut -d' ' -f7,8)" = "$won final" ] || fail "job 2's outcome $won not final: $(record)"
+echo "ok: job 2 tried again, $won is final"
+ca_mpirun 4 "${short7[@]}" "$prog" gather 16384 40 >/dev/null || fail "trial_check failed (7b, job 3)"
+expect_in_log "trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: stored outcome, no trial: the $( [ "$won" = plan ] && echo plan || echo previous module) "
+grep -q "trial of .*outcome: " "$TEST_LOG" && fail "job 3 ran a trial although the outcome was final"
+echo "ok: job 3 started decided"
 
 echo "--- 8. coll_cloudaware_trial_cut: variants losing by far run one call"
 # Four variants (the alternative and the peer too); every variant after the plan took more than

@@ -443,6 +443,39 @@ START_TEST(layout_key_tells_layouts_apart)
 }
 END_TEST
 
+/* Short calls: a variant other than the previous module is provisional until a second job's
+ * trial measures the same one faster; the previous module and long calls are final at once. */
+START_TEST(provisional_until_a_second_job_confirms)
+{
+    const int won[] = { CACORE_TRIAL_PLAN, CACORE_TRIAL_ALTERNATIVE, CACORE_TRIAL_PEER };
+    for (size_t i = 0; i < sizeof won / sizeof won[0]; i++) {
+        /* first job: nothing stored before */
+        ck_assert_int_eq(cacore_trial_provisional(won[i], 1, CACORE_TRIAL_UNKNOWN), 1);
+        /* second job: the same variant confirms, another one is provisional in its turn */
+        ck_assert_int_eq(cacore_trial_provisional(won[i], 1, won[i]), 0);
+        ck_assert_int_eq(cacore_trial_provisional(won[i], 1, won[(i + 1) % 3]), 1);
+        /* long calls: final at once */
+        ck_assert_int_eq(cacore_trial_provisional(won[i], 0, CACORE_TRIAL_UNKNOWN), 0);
+        /* the previous module is final, whatever the earlier job kept */
+        ck_assert_int_eq(cacore_trial_provisional(CACORE_TRIAL_PREVIOUS, 1, won[i]), 0);
+    }
+    ck_assert_int_eq(cacore_trial_provisional(CACORE_TRIAL_PREVIOUS, 1, CACORE_TRIAL_UNKNOWN), 0);
+    ck_assert_int_eq(cacore_trial_provisional(CACORE_TRIAL_UNKNOWN, 1, CACORE_TRIAL_UNKNOWN), 0);
+    /* out-of-range values are no outcome */
+    ck_assert_int_eq(cacore_trial_provisional(99, 1, CACORE_TRIAL_UNKNOWN), 0);
+    ck_assert_int_eq(cacore_trial_provisional(CACORE_TRIAL_PLAN, 1, -7), 1);
+    /* the judgement itself leaves the standing to the caller */
+    cacore_trial_result_t r;
+    const double times[] = { 9, 1, 1, 1, 1, 1, 1, 9, 5, 5, 5, 5, 5, 5 };
+    const double slowest[] = { 1, 5 };
+    char err[256];
+    ck_assert_int_eq(cacore_trial_judge(times, 7, 0, 0.05, 0, slowest, &r, err, sizeof err),
+                     CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    ck_assert_int_eq(r.provisional, 0);
+}
+END_TEST
+
 static cacore_trial_key_t key(int coll, int root, int bclass, const char *plan)
 {
     cacore_trial_key_t k = { 0x0123456789abcdefull, coll, root, bclass, bclass - 2, plan };
@@ -460,7 +493,7 @@ START_TEST(book_round_trips)
     cacore_trial_result_t r1 = { CACORE_TRIAL_PREVIOUS, 0.25, 0.125, 0.0, 0.0, 0.0 };
     cacore_trial_result_t r2 = { CACORE_TRIAL_PLAN, 1e-4, 3e-4, 0.0, 0.0, 0.0 };
     cacore_trial_result_t r3 = { CACORE_TRIAL_ALTERNATIVE, 0.5, 0.75, 0.25, 0.0, 0.0 };
-    cacore_trial_result_t r4 = { CACORE_TRIAL_PEER, 0.076, 0.128, 0.0, 0.042, 0.0 };
+    cacore_trial_result_t r4 = { CACORE_TRIAL_PEER, 0.076, 0.128, 0.0, 0.042, 0.0, 1 };
     char *text = NULL, err[256], name[CACORE_CACHE_NAME_MAX];
     size_t len = 0;
 
@@ -473,13 +506,13 @@ START_TEST(book_round_trips)
     ck_assert_int_eq(cacore_trial_book_set(b, &k4, &r4, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_trial_book_format(b, &text, &len, err, sizeof err), CACORE_OK);
     ck_assert_uint_eq(len, strlen(text));
-    ck_assert_ptr_nonnull(strstr(text, "cloudaware-trials 4\n"));
-    ck_assert_ptr_nonnull(strstr(text, "\ntrial 0123456789abcdef gather 0 18 16 previous 0.25 "
-                                       "0.125 0 0 cool node=binomial group=flat top=flat\n"));
-    ck_assert_ptr_nonnull(strstr(text, "\ntrial 0123456789abcdef bcast 0 20 18 alternative 0.5 "
-                                       "0.75 0.25 0 tree (CMPI Alg. 4) | ring over ranks\n"));
-    ck_assert_ptr_nonnull(strstr(text, "\ntrial 0123456789abcdef allreduce -1 16 14 peer 0.076 "
-                                       "0.128 0 0.042 cool node=binomial group=flat top=flat | "
+    ck_assert_ptr_nonnull(strstr(text, "cloudaware-trials 5\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\ntrial 0123456789abcdef gather 0 18 16 previous final "
+                                       "0.25 0.125 0 0 cool node=binomial group=flat top=flat\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\ntrial 0123456789abcdef bcast 0 20 18 alternative final "
+                                       "0.5 0.75 0.25 0 tree (CMPI Alg. 4) | ring over ranks\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\ntrial 0123456789abcdef allreduce -1 16 14 peer "
+                                       "provisional 0.076 0.128 0 0.042 cool node=binomial group=flat top=flat | "
                                        "peer tuned rabenseifner\n"));
     const char *path = tu_write_temp(text);
     ck_assert_msg(cacore_trial_book_read_file(path, &back, err, sizeof err) == CACORE_OK, "%s",
@@ -495,6 +528,8 @@ START_TEST(book_round_trips)
     f = cacore_trial_book_find(back, &k4);
     ck_assert_int_eq(f.outcome, CACORE_TRIAL_PEER);
     ck_assert(f.peer_s == 0.042 && f.alternative_s == 0.0);
+    ck_assert_int_eq(f.provisional, 1);
+    ck_assert_int_eq(cacore_trial_book_find(back, &k3).provisional, 0);
     /* Another plan, root, class or layout: not found (the trial runs again). */
     cacore_trial_key_t other = k1;
     other.plan = "cool node=binomial group=chain top=flat";
@@ -509,10 +544,15 @@ START_TEST(book_round_trips)
     r1.outcome = CACORE_TRIAL_PLAN;
     ck_assert_int_eq(cacore_trial_book_set(back, &k1, &r1, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_trial_book_find(back, &k1).outcome, CACORE_TRIAL_PLAN);
-    /* Unknown outcomes and descriptions a line cannot hold are not stored. */
-    cacore_trial_result_t unknown = { CACORE_TRIAL_UNKNOWN, 1, 1, 0, 0, 0 };
+    /* Unknown outcomes, a provisional previous module and descriptions a line cannot hold are
+     * not stored. */
+    cacore_trial_result_t unknown = { CACORE_TRIAL_UNKNOWN, 1, 1, 0, 0, 0, 0 };
     ck_assert_int_eq(cacore_trial_book_set(back, &k2, &unknown, err, sizeof err),
                      CACORE_ERR_ARG);
+    cacore_trial_result_t prov_previous = { CACORE_TRIAL_PREVIOUS, 1, 1, 0, 0, 0, 1 };
+    ck_assert_int_eq(cacore_trial_book_set(back, &k2, &prov_previous, err, sizeof err),
+                     CACORE_ERR_ARG);
+    ck_assert_int_eq(cacore_trial_book_find(back, &k2).outcome, CACORE_TRIAL_PLAN);
     other.plan = "two\nlines";
     ck_assert_int_eq(cacore_trial_book_set(back, &other, &r1, err, sizeof err), CACORE_ERR_ARG);
     unlink(path);
@@ -531,27 +571,35 @@ START_TEST(bad_books_are_refused)
         { "cloudaware-trials 1\nend\n", "version '1' is not supported" },
         { "cloudaware-trials 2\nend\n", "version '2' is not supported" },
         { "cloudaware-trials 3\nend\n", "version '3' is not supported" },
+        { "cloudaware-trials 4\nend\n", "version '4' is not supported" },
         { "cloudaware-matrix 1\nend\n", "not a trial book" },
-        { "cloudaware-trials 4\n", "expected \"end\"" },
-        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 18 16 previous 1 2 0 0\nend\n",
+        { "cloudaware-trials 5\n", "expected \"end\"" },
+        { "cloudaware-trials 5\ntrial 0123456789abcdef gather 0 18 16 previous final 1 2 0 0\nend\n",
           "expected \"trial LAYOUT" },
-        { "cloudaware-trials 4\ntrial 0123 gather 0 18 16 previous 1 2 0 0 flat\nend\n",
+        { "cloudaware-trials 5\ntrial 0123 gather 0 18 16 previous final 1 2 0 0 flat\nend\n",
           "16 hex digits" },
-        { "cloudaware-trials 4\ntrial 0123456789abcdef scan 0 18 16 previous 1 2 0 0 flat\nend\n",
+        { "cloudaware-trials 5\ntrial 0123456789abcdef scan 0 18 16 previous final 1 2 0 0 flat\nend\n",
           "unknown collective" },
-        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 64 16 previous 1 2 0 0 flat\nend\n",
+        { "cloudaware-trials 5\ntrial 0123456789abcdef gather 0 64 16 previous final 1 2 0 0 flat\nend\n",
           "bytes class" },
-        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 18 16 maybe 1 2 0 0 flat\nend\n",
+        { "cloudaware-trials 5\ntrial 0123456789abcdef gather 0 18 16 maybe final 1 2 0 0 flat\nend\n",
           "not plan, previous, alternative or peer" },
-        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 18 16 unknown 1 2 0 0 flat\nend\n",
+        { "cloudaware-trials 5\ntrial 0123456789abcdef gather 0 18 16 unknown final 1 2 0 0 flat\nend\n",
           "not plan, previous, alternative or peer" },
-        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 18 16 plan -1 2 0 0 flat\nend\n",
+        { "cloudaware-trials 5\ntrial 0123456789abcdef gather 0 18 16 plan final -1 2 0 0 flat\nend\n",
           "not finite >= 0" },
-        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 0 nan flat\nend\n",
+        { "cloudaware-trials 5\ntrial 0123456789abcdef gather 0 18 16 plan final 1 2 0 nan flat\nend\n",
           "not finite >= 0" },
-        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 0 0 a #b\nend\n",
+        { "cloudaware-trials 5\ntrial 0123456789abcdef gather 0 18 16 plan final 1 2 0 0 a #b\nend\n",
           "cannot contain '#'" },
-        { "cloudaware-trials 4\nend\ntrial\n", "text after \"end\"" },
+        { "cloudaware-trials 5\ntrial 0123456789abcdef gather 0 18 16 plan maybe 1 2 0 0 flat\nend\n",
+          "not final or provisional" },
+        { "cloudaware-trials 5\ntrial 0123456789abcdef gather 0 18 16 previous provisional 1 2 0 0 "
+          "flat\nend\n",
+          "cannot be provisional" },
+        { "cloudaware-trials 4\ntrial 0123456789abcdef gather 0 18 16 plan 1 2 0 0 flat\nend\n",
+          "version '4' is not supported" },
+        { "cloudaware-trials 5\nend\ntrial\n", "text after \"end\"" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cacore_trial_book_t *b = (cacore_trial_book_t *) 0x1;
@@ -580,6 +628,7 @@ int main(void)
     tcase_add_test(tc, cut_a_variant_losing_by_far);
     tcase_add_test(tc, extra_calls_when_calls_are_spread);
     tcase_add_test(tc, layout_key_tells_layouts_apart);
+    tcase_add_test(tc, provisional_until_a_second_job_confirms);
     tcase_add_test(tc, book_round_trips);
     tcase_add_test(tc, bad_books_are_refused);
     suite_add_tcase(s, tc);

@@ -66,6 +66,7 @@ void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_
         | (NULL != t->peer ? CACORE_TRIAL_WITH_PEER : 0);
     t->model_chose_plan = NULL != plan && *run == plan;
     t->outcome = CACORE_TRIAL_UNKNOWN;
+    t->prior = CACORE_TRIAL_UNKNOWN;
     t->per_variant = calls_per_variant(plan);
     t->extra = NULL != plan
         ? cacore_trial_extra(c->trial_extra, t->per_variant, c->trial_time,
@@ -171,7 +172,7 @@ static int book_slot(uint64_t nodes, uint64_t matrix)
 static cacore_trial_result_t remembered(mca_coll_cloudaware_module_t *m,
                                         const cacore_trial_key_t *k)
 {
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0 };
     const uint64_t matrix = cacore_matrix_digest(m->net->matrix);
     int i;
 
@@ -225,7 +226,7 @@ void mca_coll_cloudaware_trial_release(void)
 static cacore_trial_result_t stored(mca_coll_cloudaware_module_t *m,
                                     const mca_coll_cloudaware_trial_t *t, bool *this_job)
 {
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0 };
     cacore_trial_book_t *book = NULL;
     char why[768], desc[1024];
     cacore_trial_key_t k;
@@ -273,34 +274,58 @@ static void store(mca_coll_cloudaware_module_t *m, const cacore_trial_key_t *k,
     cacore_trial_book_free(book);
 }
 
+/* true when o is an outcome this trial can apply (its variant takes part). */
+static bool applicable(const mca_coll_cloudaware_trial_t *t, int o)
+{
+    return CACORE_TRIAL_PLAN == o || CACORE_TRIAL_PREVIOUS == o
+        || (CACORE_TRIAL_ALTERNATIVE == o && NULL != t->alternative)
+        || (CACORE_TRIAL_PEER == o && NULL != t->peer);
+}
+
 /* A pending trial: rank 0 looks for a stored outcome and broadcasts it (through the previous
- * module, at the same call on every rank). true when the trial is decided by it. */
+ * module, at the same call on every rank) with, when the trial book's outcome is provisional
+ * (an earlier job's, cacore_trial_provisional), that outcome instead, which this job's trial
+ * then confirms or not. true when the trial is decided by a stored outcome. */
 static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm,
                          mca_coll_cloudaware_trial_t *t)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0 };
     char also[1024];
     unsigned in_previous;
+    int msg[2] = { CACORE_TRIAL_UNKNOWN, CACORE_TRIAL_UNKNOWN };   /* outcome, provisional one */
     int outcome, rc;
     bool this_job = false;
 
     if (0 == ompi_comm_rank(comm)) {
         r = stored(m, t, &this_job);
+        msg[r.provisional && !this_job ? 1 : 0] = (int) r.outcome;
     }
-    outcome = (int) r.outcome;
     t->learn_s = mca_coll_cloudaware_now();
     m->trial_depth++;   /* calls the previous bcast makes to us are not trial calls */
     in_previous = m->in_previous;
     m->in_previous |= CLOUDAWARE_PREVIOUS_BIT(CACORE_COLL_BCAST);
-    rc = m->previous.bcast(&outcome, 1, MPI_INT, 0, comm, m->previous.bcast_module);
+    rc = m->previous.bcast(msg, 2, MPI_INT, 0, comm, m->previous.bcast_module);
     m->in_previous = in_previous;
     m->trial_depth--;
     t->learn_s = mca_coll_cloudaware_now() - t->learn_s;
-    if (OMPI_SUCCESS != rc
-        || (CACORE_TRIAL_PLAN != outcome && CACORE_TRIAL_PREVIOUS != outcome
-            && (CACORE_TRIAL_ALTERNATIVE != outcome || NULL == t->alternative)
-            && (CACORE_TRIAL_PEER != outcome || NULL == t->peer))) {
+    if (OMPI_SUCCESS != rc) {
+        return false;
+    }
+    t->prior = applicable(t, msg[1]) ? (cacore_trial_t) msg[1] : CACORE_TRIAL_UNKNOWN;
+    if (CACORE_TRIAL_UNKNOWN != t->prior && 0 == ompi_comm_rank(comm)) {
+        others(t, also, sizeof(also));
+        opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
+                            "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: stored "
+                            "outcome provisional: %s (%s %.3g s, previous module %.3g s%s; one "
+                            "job's trial of short calls, from the trial book); trial again to "
+                            "confirm it",
+                            cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
+                            comm->c_name, outcome_name(t->prior), cacore_plan_describe(t->plan),
+                            r.plan_s, r.previous_s, also);
+    }
+    outcome = msg[0];
+    if (!applicable(t, outcome)) {
         return false;
     }
     apply(t, (cacore_trial_t) outcome);
@@ -309,10 +334,11 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
         others(t, also, sizeof(also));
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: stored "
-                            "outcome, no trial: %s (%s %.3g s, previous module %.3g s%s; %s)",
+                            "outcome, no trial: %s (%s %.3g s, previous module %.3g s%s%s; %s)",
                             cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
                             comm->c_name, outcome_name(t->outcome),
                             cacore_plan_describe(t->plan), r.plan_s, r.previous_s, also,
+                            r.provisional ? "; provisional, a later job trials again" : "",
                             this_job ? "agreed on an earlier communicator over the same nodes "
                                        "and ranks in this job" : "from the trial book");
     }
@@ -484,7 +510,7 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     cacore_trial_result_t r;
     cacore_trial_key_t k;
     char desc[1024], err[256], plan_times[256], prev_times[256], alt_times[256], peer_times[256], alt[1024],
-        peer[1024], cut[160], extended[160], what[96], rank[192];
+        peer[1024], cut[160], extended[160], what[96], rank[192], standing[128];
     int n, rc, v, nagree, i, ran;
     bool short_calls;
 
@@ -539,6 +565,7 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
         mca_coll_cloudaware_pvars_trial(CACORE_TRIAL_UNKNOWN, false);
         return;
     }
+    r.provisional = cacore_trial_provisional(r.outcome, short_calls, t->prior);
     apply(t, r.outcome);
     mca_coll_cloudaware_pvars_trial(r.outcome, false);
     candidates(t, desc, sizeof(desc));   /* the book key, which points to desc */
@@ -569,20 +596,28 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     snprintf(what, sizeof(what), "; calls spread, more calls (coll_cloudaware_trial_extra %d)",
              c->trial_extra);
     list_variants(t, t->extended, what, extended, sizeof(extended));
-    rank[0] = '\0';
+    rank[0] = standing[0] = '\0';
     if (short_calls) {
         snprintf(rank, sizeof(rank), "; short calls: medians are the slowest rank's of its own "
                  "calls; rank test of the fastest against the previous module: z %.2f, leaving it "
                  "needs 1.645", r.rank_z);
     }
+    if (r.provisional) {
+        snprintf(standing, sizeof(standing), "; provisional: the next job over these nodes "
+                 "trials again to confirm it");
+    } else if (CACORE_TRIAL_UNKNOWN != t->prior) {
+        snprintf(standing, sizeof(standing), "; %s an earlier job's provisional outcome, %s",
+                 r.outcome == t->prior ? "confirms" : "does not confirm",
+                 outcome_name(t->prior));
+    }
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: %s: %s s "
                         "(median %.3g s); previous module: %s s (median %.3g s)%s%s; outcome: %s "
-                        "(coll_cloudaware_trial_margin %g%s%s%s; overhead: start %.3g s, "
+                        "(coll_cloudaware_trial_margin %g%s%s%s%s; overhead: start %.3g s, "
                         "agreement %.3g s, checks %.3g s, trial book %.3g s)",
                         cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
                         comm->c_name, cacore_plan_describe(t->plan), plan_times, r.plan_s,
                         prev_times, r.previous_s, alt, peer, outcome_name(r.outcome),
-                        c->trial_margin, rank, cut, extended,
+                        c->trial_margin, rank, standing, cut, extended,
                         t->learn_s, agree_s, t->checks_s, t_store);
 }

@@ -21,7 +21,9 @@
  * retransmission timeout) does not decide.
  * Outcomes are kept in the plan cache entry, in the process (a later communicator over the same
  * nodes and ranks, a dup or a split, starts decided) and in the cache directory (the trial book),
- * so the next job over the same nodes starts decided.
+ * so the next job over the same nodes starts decided — except after a provisional outcome (short
+ * calls, a variant other than the previous module: cacore_trial_provisional), which the next job
+ * trials again to confirm.
  *
  * Why every rank agrees: every rank makes the same calls in the same order, so the k-th trial
  * call and the agreement happen at the same call on every rank; the outcome comes from the
@@ -69,6 +71,9 @@ typedef struct mca_coll_cloudaware_trial_t {
     /* local time of each call slot */
     double times[CACORE_TRIAL_MAX_VARIANTS * CLOUDAWARE_TRIAL_MAX_CALLS];
     cacore_trial_t outcome;
+    cacore_trial_t prior;        /* the provisional outcome an earlier job stored for the class,
+                                    which this trial confirms or not (cacore_trial_provisional);
+                                    UNKNOWN: none */
     const cacore_plan_t **run;   /* the entry's choice (NULL: the previous module) */
     const cacore_plan_t *plan;   /* the model's best plan (owned by the entry), or NULL */
     const cacore_plan_t *alternative;   /* its second plan (owned by the entry), or NULL */

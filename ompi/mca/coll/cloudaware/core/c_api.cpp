@@ -1135,12 +1135,24 @@ cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, i
         out->alternative_s = r.alternative_s;
         out->peer_s = r.peer_s;
         out->rank_z = r.rank_z;
+        out->provisional = 0;   // the caller's cacore_trial_provisional, with the prior outcome
     });
 }
 
 int cacore_trial_short(int calls_per_variant)
 {
     return cacore::trial_short(calls_per_variant) ? 1 : 0;
+}
+
+int cacore_trial_provisional(int outcome, int short_calls, int prior)
+{
+    const auto known = [](int o) { return o > CACORE_TRIAL_UNKNOWN && o < CACORE_TRIAL_COUNT; };
+    return cacore::trial_provisional(
+               known(outcome) ? static_cast<cacore_trial_t>(outcome) : CACORE_TRIAL_UNKNOWN,
+               short_calls != 0,
+               known(prior) ? static_cast<cacore_trial_t>(prior) : CACORE_TRIAL_UNKNOWN)
+               ? 1
+               : 0;
 }
 
 cacore_status_t cacore_trial_rank_medians(const double *times, int calls_per_variant, int with,
@@ -1190,7 +1202,7 @@ cacore_status_t cacore_trial_book_read_file(const char *path, cacore_trial_book_
 cacore_trial_result_t cacore_trial_book_find(const cacore_trial_book_t *b,
                                              const cacore_trial_key_t *key)
 {
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0 };
     if (b != nullptr && key != nullptr && key->plan != nullptr) {
         try {
             const cacore::TrialResult t = b->b.find(trial_key(key));
@@ -1199,6 +1211,7 @@ cacore_trial_result_t cacore_trial_book_find(const cacore_trial_book_t *b,
             r.previous_s = t.previous_s;
             r.alternative_s = t.alternative_s;
             r.peer_s = t.peer_s;
+            r.provisional = t.provisional ? 1 : 0;
         } catch (...) {
             r.outcome = CACORE_TRIAL_UNKNOWN;   /* out of memory copying the key: not found */
         }
@@ -1224,6 +1237,7 @@ cacore_status_t cacore_trial_book_set(cacore_trial_book_t *b, const cacore_trial
         t.previous_s = r->previous_s;
         t.alternative_s = r->alternative_s;
         t.peer_s = r->peer_s;
+        t.provisional = r->provisional != 0;
         b->b.set(trial_key(key), t);
     });
 }

@@ -527,6 +527,7 @@ typedef struct {
     double peer_s;          /* median of the peer's after its first; 0: none took part */
     double rank_z;          /* short calls' rank test: z of the fastest variant against the
                              * previous module; 0: no rank test (cacore_trial_judge) */
+    int provisional;        /* 1: a later job's trial confirms it (cacore_trial_provisional) */
 } cacore_trial_result_t;
 /* The number of variants (2 to CACORE_TRIAL_MAX_VARIANTS) of a trial with the extra variants
  * `with` (CACORE_TRIAL_WITH_*); 0 for an unknown bit. */
@@ -594,6 +595,13 @@ cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, i
  * CACORE_TRIAL_RANK_TEST_CALLS; only calls shorter than coll_cloudaware_trial_time run that many
  * by default), judged by each rank's medians and a rank test (cacore_trial_judge). */
 int cacore_trial_short(int calls_per_variant);
+/* 1 when the outcome of a trial is provisional: a trial of short calls (short_calls, from
+ * cacore_trial_short) that kept a variant other than the previous module, unless prior — the
+ * provisional outcome an earlier job's trial stored for the class, CACORE_TRIAL_UNKNOWN for none
+ * — is that same variant (which confirms it). A provisional outcome runs in the job that measured
+ * it; a later job trials the class again, and only two jobs in a row measuring the same variant
+ * faster make it final (core/trial.hpp says why). */
+int cacore_trial_provisional(int outcome, int short_calls, int prior);
 /* This rank's median of each variant's calls after its first, from its own times (in call order),
  * into out[0 .. cacore_trial_variant_count(with)) in the order the variants run; what the ranks
  * agree on (MPI_MAX) for a short trial. CACORE_ERR_ARG on a time that is not finite >= 0. */
@@ -622,7 +630,8 @@ cacore_status_t cacore_trial_book_read_file(const char *path, cacore_trial_book_
 /* The stored result of key (outcome UNKNOWN when there is none). */
 cacore_trial_result_t cacore_trial_book_find(const cacore_trial_book_t *b,
                                              const cacore_trial_key_t *key);
-/* Adds or replaces the result of key (outcome PLAN, PREVIOUS, ALTERNATIVE or PEER). */
+/* Adds or replaces the result of key (outcome PLAN, PREVIOUS, ALTERNATIVE or PEER; PREVIOUS is
+ * never provisional). */
 cacore_status_t cacore_trial_book_set(cacore_trial_book_t *b, const cacore_trial_key_t *key,
                                       const cacore_trial_result_t *r, char *err, size_t errlen);
 /* The file content: *text (malloc'd, NUL-terminated, caller frees), *len bytes. */

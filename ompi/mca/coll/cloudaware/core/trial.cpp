@@ -19,7 +19,9 @@ namespace cacore {
 namespace {
 
 constexpr std::string_view kMagic = "cloudaware-trials";
-constexpr int kVersion = 4;
+constexpr int kVersion = 5;
+constexpr const char *kFinal = "final";
+constexpr const char *kProvisional = "provisional";
 
 int parse_int(const LineReader &rd, std::string_view tok, int lo, int hi, const char *what)
 {
@@ -263,6 +265,12 @@ double rank_test_z(const std::vector<double> &a, const std::vector<double> &b)
     return (u - m1 * m2 / 2.0) / std::sqrt(m1 * m2 * (m1 + m2 + 1.0) / 12.0);
 }
 
+bool trial_provisional(cacore_trial_t outcome, bool short_calls, cacore_trial_t prior)
+{
+    return short_calls && outcome != CACORE_TRIAL_PREVIOUS && outcome != CACORE_TRIAL_UNKNOWN &&
+           outcome != prior;
+}
+
 uint64_t trial_layout_key(int nranks, const int *rank_node)
 {
     uint64_t h = 14695981039346656037ULL;
@@ -312,10 +320,10 @@ void TrialBook::parse(std::string_view text, const std::string &name)
         if (tok.size() == 1 && tok[0] == "end") {
             break;
         }
-        if (tok.size() < 12 || tok[0] != "trial") {
+        if (tok.size() < 13 || tok[0] != "trial") {
             rd.error("expected \"trial LAYOUT COLL ROOT BYTES_CLASS COUNT_CLASS "
-                     "plan|previous|alternative|peer PLAN_S PREVIOUS_S ALTERNATIVE_S PEER_S "
-                     "DESCRIPTION\" or \"end\"");
+                     "plan|previous|alternative|peer final|provisional PLAN_S PREVIOUS_S "
+                     "ALTERNATIVE_S PEER_S DESCRIPTION\" or \"end\"");
         }
         TrialKey k;
         TrialResult r;
@@ -335,12 +343,19 @@ void TrialBook::parse(std::string_view text, const std::string &name)
             rd.error("outcome " + quote(tok[6]) + " is not plan, previous, alternative or peer");
         }
         r.outcome = static_cast<cacore_trial_t>(o);
-        r.plan_s = parse_seconds(rd, tok[7]);
-        r.previous_s = parse_seconds(rd, tok[8]);
-        r.alternative_s = parse_seconds(rd, tok[9]);
-        r.peer_s = parse_seconds(rd, tok[10]);
+        if (tok[7] != kFinal && tok[7] != kProvisional) {
+            rd.error("standing " + quote(tok[7]) + " is not final or provisional");
+        }
+        r.provisional = tok[7] == kProvisional;
+        if (r.provisional && r.outcome == CACORE_TRIAL_PREVIOUS) {
+            rd.error("the previous module's outcome cannot be provisional");
+        }
+        r.plan_s = parse_seconds(rd, tok[8]);
+        r.previous_s = parse_seconds(rd, tok[9]);
+        r.alternative_s = parse_seconds(rd, tok[10]);
+        r.peer_s = parse_seconds(rd, tok[11]);
         // The description: the rest of the line from its first token on, trailing blanks cut.
-        std::string_view d = line.substr(static_cast<size_t>(tok[11].data() - line.data()));
+        std::string_view d = line.substr(static_cast<size_t>(tok[12].data() - line.data()));
         while (!d.empty() && is_blank(d.back())) {
             d.remove_suffix(1);
         }
@@ -365,6 +380,9 @@ void TrialBook::set(const TrialKey &k, const TrialResult &r)
 {
     if (r.outcome <= CACORE_TRIAL_UNKNOWN || r.outcome >= CACORE_TRIAL_COUNT) {
         fail_arg("TrialBook::set: the outcome must be plan, previous, alternative or peer");
+    }
+    if (r.provisional && r.outcome == CACORE_TRIAL_PREVIOUS) {
+        fail_arg("TrialBook::set: the previous module's outcome cannot be provisional");
     }
     if (k.coll < 0 || k.coll >= CACORE_COLL_COUNT || k.bytes_class < 0 || k.bytes_class > 63 ||
         k.count_class < 0 || k.count_class > 63 || k.root < -1) {
@@ -400,9 +418,12 @@ std::string TrialBook::format() const
     char buf[192];
     for (const TrialKey &k : order_) {
         const TrialResult &r = records_.at(k);
-        std::snprintf(buf, sizeof buf, "trial %016" PRIx64 " %s %d %d %d %s %.9g %.9g %.9g %.9g ",
-                      k.layout, coll_name(k.coll), k.root, k.bytes_class, k.count_class,
-                      trial_name(r.outcome), r.plan_s, r.previous_s, r.alternative_s, r.peer_s);
+        std::snprintf(buf, sizeof buf,
+                      "trial %016" PRIx64 " %s %d %d %d %s %s %.9g %.9g %.9g %.9g ", k.layout,
+                      coll_name(k.coll), k.root, k.bytes_class, k.count_class,
+                      trial_name(r.outcome),
+                      r.provisional ? kProvisional : kFinal, r.plan_s,
+                      r.previous_s, r.alternative_s, r.peer_s);
         s += buf;
         s += k.plan;
         s += "\n";

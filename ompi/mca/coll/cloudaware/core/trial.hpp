@@ -63,6 +63,7 @@ struct TrialResult {
     double peer_s = 0.0;         // median of the peer's calls after its first; 0: none tried
     double rank_z = 0.0;         // the rank test's z of the fastest against the previous module;
                                  // 0: no rank test (fewer than kTrialRankTestCalls calls)
+    bool provisional = false;    // trial_provisional: a later job's trial confirms it or not
 };
 // Short calls: with at least kTrialRankTestCalls calls per variant (so at least
 // kTrialRankTestCalls - 1 judged), a variant's time is the slowest rank's median of its own calls
@@ -112,6 +113,21 @@ double rank_test_z(const std::vector<double> &a, const std::vector<double> &b);
 TrialResult trial_judge(const std::vector<double> &times, int calls, int with, double margin,
                         bool model_chose_plan, const std::vector<double> &slowest);
 
+// Whether a trial's outcome is provisional: a trial of short calls (trial_short) that kept a
+// variant other than the previous module, unless `prior` — the provisional outcome an earlier
+// job's trial stored for the same class (UNKNOWN: none) — is that same variant, which confirms
+// it. A provisional outcome runs in the job that measured it (and its later communicators over
+// the same ranks); the next job's first call of the class finds it in the trial book and trials
+// again, and only two jobs in a row measuring the same variant faster make it final. Why: the
+// rank test takes a job's calls as independent, but a short call's time also depends on the job
+// (where its processes happen to run, which connections its earlier calls opened), which one job
+// cannot sample: the fifty-fourth and fifty-fifth sessions' trials kept another variant than
+// tuned's at z 3.13 (cloud-8's 1 KiB allreduce: han's two levels 1.29 against tuned's 1.43 ms
+// in the trial), which then ran 1.65 ms against tuned's 1.46 over sixteen timed jobs
+// (docs/calibration.md, "Live trial"). Long calls are not repeated: their trials cost seconds,
+// and their wins are large against the job's spread. The previous module is never provisional.
+bool trial_provisional(cacore_trial_t outcome, bool short_calls, cacore_trial_t prior);
+
 // FNV-1a 64 of the communicator's layout (its size and the node of each rank): a trial outcome
 // holds only for the same ranks on the same nodes.
 uint64_t trial_layout_key(int nranks, const int *rank_node);
@@ -136,11 +152,12 @@ struct TrialKey {
 };
 
 // The trial book of one node set: its file is
-//   cloudaware-trials 4
-//   trial LAYOUT COLL ROOT BYTES_CLASS COUNT_CLASS OUTCOME PLAN_S PREVIOUS_S ALTERNATIVE_S PEER_S
-//         DESCRIPTION...                                         (one line)
+//   cloudaware-trials 5
+//   trial LAYOUT COLL ROOT BYTES_CLASS COUNT_CLASS OUTCOME STANDING PLAN_S PREVIOUS_S
+//         ALTERNATIVE_S PEER_S DESCRIPTION...                    (one line)
 //   end
 // (LAYOUT 16 hex digits, classes floor(log2), OUTCOME plan, previous, alternative or peer,
+// STANDING final or provisional (trial_provisional; the previous module is always final),
 // ALTERNATIVE_S and PEER_S 0 when there was none, DESCRIPTION the rest of the line: the plan's
 // description, then " | " and the alternative's, " | peer " and the peer's, for those that took
 // part). Another
