@@ -12,11 +12,13 @@
 #include "baselines.hpp"
 #include "cost_model.hpp"
 #include "names.hpp"
+#include "planner.hpp"
 #include "previous_module.hpp"
 #include "simulate.hpp"
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -320,6 +322,67 @@ START_TEST(repeated_calls_wait_for_the_busiest_capacity)
     c.burst_bytes = 0;
     c.node_send_slots = c.node_recv_slots = 0;   // port model with unlimited ports: the pairs only
     ck_assert_double_eq_tol(busiest_capacity_s(p, m, in.rank_node, c), t, 1e-15);
+}
+END_TEST
+
+// Short messages that pass as bursts price every plan of a gather at its busiest capacity's
+// floor (the root's node takes in every other node's block), so the plans tie; the tie goes to
+// the plan of fewest rounds, and the live trial's alternative is the fewest-rounds plan of
+// another algorithm (planner.cpp, Best): a linear gather (one round) and the gather over the node
+// leaders (two), not the binomial trees (four) that were offered first.
+START_TEST(floor_ties_go_to_fewer_rounds)
+{
+    std::vector<double> lat(64), bw(64);
+    for (int i = 0; i < 64; ++i) {
+        lat[i] = i % 9 == 0 ? 0 : kL / 10;
+        bw[i] = i % 9 == 0 ? 0 : kB;
+    }
+    const Matrix m({"a", "b", "c", "d", "e", "f", "g", "h"}, lat, bw);
+    PlanInput in;
+    in.matrix = &m;
+    for (int r = 0; r < 16; ++r) {
+        in.rank_node.push_back(r / 2);
+    }
+    in.coll = CACORE_COLL_GATHER;
+    in.bytes = 1024;
+    in.count = 1024;
+    PlanParams pp;
+    pp.cost.burst_bytes = 1024;
+    const auto rounds = [](const Plan &p) {
+        int last = -1;
+        for (const auto &st : p.steps) {
+            for (const auto &s : st) {
+                last = std::max(last, s.round);
+            }
+        }
+        return last + 1;
+    };
+    const Plan bin = build_binomial(in);
+    const double bin_s = predict(bin, m, in.rank_node, pp.cost);
+    ck_assert_int_eq(rounds(bin), 4);
+    ck_assert(bin_s <= busiest_capacity_s(bin, m, in.rank_node, pp.cost) * 1.02);   // at its floor
+    std::optional<Plan> second;
+    const Plan best = build_plan(in, pp, &second);
+    ck_assert_msg(best.description == "linear over ranks", "%s", best.description.c_str());
+    ck_assert_int_eq(rounds(best), 1);
+    ck_assert(std::fabs(best.predicted_s / bin_s - 1.0) <= 0.02);   // a tie with the binomial tree
+    ck_assert(second.has_value());
+    ck_assert_msg(rounds(*second) == 2, "%s: %d rounds", second->description.c_str(), rounds(*second));
+    // A plan more than a tie faster keeps its place whatever its rounds: with a long latency and
+    // no bursts (the port model: the root node's one receive port holds each message for its
+    // latency too) the linear gather is far slower, and a plan of more rounds is chosen.
+    std::vector<double> slow = lat;
+    for (double &l : slow) {
+        l = l > 0 ? 5e-3 : 0.0;
+    }
+    const Matrix far({"a", "b", "c", "d", "e", "f", "g", "h"}, slow, bw);
+    in.matrix = &far;
+    pp.cost.burst_bytes = 0;
+    const Plan lin = build_linear(in);
+    const double lin_s = predict(lin, far, in.rank_node, pp.cost);
+    const Plan chosen = build_plan(in, pp, &second);
+    ck_assert_msg(chosen.predicted_s < lin_s * 0.98 && rounds(chosen) > 1, "%s: %g s, %d rounds",
+                  chosen.description.c_str(), chosen.predicted_s, rounds(chosen));
 }
 END_TEST
 
@@ -878,6 +941,7 @@ int main()
     tcase_add_test(tc, burst_prices_short_messages_at_latency);
     tcase_add_test(tc, measured_burst_credit_is_the_senders);
     tcase_add_test(tc, repeated_calls_wait_for_the_busiest_capacity);
+    tcase_add_test(tc, floor_ties_go_to_fewer_rounds);
     tcase_add_test(tc, policy_rule_fallback);
     tcase_add_test(tc, policy_rule_plan);
     tcase_add_test(tc, policy_model_win);

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 
 namespace cacore {
 
@@ -82,29 +83,79 @@ std::vector<int> pattern_candidates(cacore_coll_t c, int level_class, bool is_to
     }
 }
 
-// The best offered plan, and the best of the other algorithms (Plan::algo).
+// Two COOL plans predicted within this fraction of each other count as a tie, which the plan
+// with fewer concurrent messages per rank wins: what the model does not see (a NIC that caps a
+// node's total rate, CPU time per message) can only hurt the plan with more of them. In the lab
+// a reduce over dual trees predicted 0.2 % faster than over chains measured 1.9x slower (a host
+// whose ingress is capped received from two children at once).
+constexpr double kTie = 0.02;
+
+// Predicted time a beats b by more than a tie.
+bool faster_beyond_tie(double a, double b) { return a < b * (1.0 - kTie); }
+
+// The best offered plan, and the best of the other algorithms (Plan::algo). Two plans predicted
+// within a tie (kTie) of each other whose prices are both within a tie of their busiest
+// capacity's floor (busiest_capacity_s: what short messages passing as bursts cost when calls
+// follow each other, or a linear gather whose root node takes every block in) are ordered by
+// their rounds (tie_key, when set), fewer first: such a price says that the capacity has time
+// for the call's bytes, not how many hops a call waits for, and each hop costs a wake-up of the
+// ranks it passes that the model does not price. The fifty-fifth session's racks-8 1 KiB gather
+// priced every plan at the root rack uplink's floor, 1.64 ms, so the plans offered first (four
+// rounds each) took both places of the live trial, and no plan of one or two rounds was tried
+// (tuned's binomial ran 2.5 ms, coll/han 2.2); on cloud-8 the gather over the node leaders (two
+// rounds) ran 1.6-1.8 ms against binomial plans' 2.5-2.7, on uniform-8 the linear gather (one
+// round) 0.99 ms against tuned's 5.4.
 struct Best {
     Plan plan;
     bool have = false;
     std::optional<Plan> second;
+    // A plan's rounds when its price is within a tie of its floor, else -1.
+    std::function<double(const Plan &)> tie_key;
     void offer(Plan &&p)
     {
-        if (!have || p.predicted_s < plan.predicted_s) {
+        double key = kNoKey;
+        if (!have || ahead(p, key, plan, plan_key)) {
             if (have && plan.algo != p.algo) {
                 second = std::move(plan);   // the best so far of its algorithm
+                second_key = plan_key;
             }
             plan = std::move(p);
+            plan_key = key;
             have = true;
         } else {
-            offer_second(std::move(p));
+            offer_second(std::move(p), key);
         }
     }
     // Only as the best of the other algorithms (the live trial's alternative).
-    void offer_second(Plan &&p)
+    void offer_second(Plan &&p, double key = kNoKey)
     {
-        if ((!have || p.algo != plan.algo) && (!second || p.predicted_s < second->predicted_s)) {
+        if ((!have || p.algo != plan.algo) && (!second || ahead(p, key, *second, second_key))) {
             second = std::move(p);
+            second_key = key;
         }
+    }
+
+private:
+    static constexpr double kNoKey = -2.0;   // tie_key not asked yet
+    double plan_key = kNoKey, second_key = kNoKey;
+    double key_of(const Plan &p, double &key) const
+    {
+        if (key == kNoKey) {
+            key = tie_key ? tie_key(p) : -1.0;
+        }
+        return key;
+    }
+    // a before b: predicted faster, or, in a tie of two plans at their floors, fewer rounds.
+    bool ahead(const Plan &a, double &ka, const Plan &b, double &kb) const
+    {
+        if (tie_key && !faster_beyond_tie(a.predicted_s, b.predicted_s) &&
+            !faster_beyond_tie(b.predicted_s, a.predicted_s)) {
+            const double x = key_of(a, ka), y = key_of(b, kb);
+            if (x >= 0.0 && y >= 0.0 && x != y) {
+                return x < y;
+            }
+        }
+        return a.predicted_s < b.predicted_s;
     }
 };
 
@@ -120,6 +171,18 @@ void check_plan(Plan &plan)
 }
 
 namespace {
+
+// The plan's rounds: one more than the last round of any rank's steps.
+int rounds(const Plan &p)
+{
+    int last = -1;
+    for (const auto &st : p.steps) {
+        if (!st.empty()) {
+            last = std::max(last, st.back().round);
+        }
+    }
+    return last + 1;
+}
 
 // The most messages between nodes one rank has in flight in one round (sends and receives).
 int busiest_round(const Plan &p, const std::vector<int> &rank_node)
@@ -143,15 +206,6 @@ int busiest_round(const Plan &p, const std::vector<int> &rank_node)
     return most;
 }
 
-// Two COOL plans predicted within this fraction of each other count as a tie, which the plan
-// with fewer concurrent messages per rank wins: what the model does not see (a NIC that caps a
-// node's total rate, CPU time per message) can only hurt the plan with more of them. In the lab
-// a reduce over dual trees predicted 0.2 % faster than over chains measured 1.9x slower (a host
-// whose ingress is capped received from two children at once).
-constexpr double kTie = 0.02;
-
-// Predicted time a beats b by more than a tie.
-bool faster_beyond_tie(double a, double b) { return a < b * (1.0 - kTie); }
 
 // Offers pl and, with p.relay, its relayed form (relay.hpp) when there is one, it passes the
 // check (else the rewrite is dropped) and is predicted faster by more than a tie: relaying adds
@@ -434,6 +488,10 @@ Plan build_plan(const PlanInput &in, const PlanParams &p, std::optional<Plan> *r
 {
     validate(in);
     Best best;
+    best.tie_key = [&in, &p](const Plan &pl) {
+        const double floor_s = busiest_capacity_s(pl, *in.matrix, in.rank_node, p.cost);
+        return faster_beyond_tie(floor_s, pl.predicted_s) ? -1.0 : static_cast<double>(rounds(pl));
+    };
     const int algo = p.algo;
     if (algo == CACORE_ALGO_BINOMIAL) {
         Plan pl = build_binomial(in);
