@@ -17,8 +17,9 @@
 #   7. coll_cloudaware_trial_time: calls predicted short get more trial calls (here 16), and
 #      are judged as short calls (the slowest rank's median of its own calls, a rank test).
 #      7b. Their outcome, when not the previous module, is provisional: stored as such, the next
-#      job trials again and keeps it only when it measures the same (a book edited to a
-#      provisional plan: job 2 trials, its outcome is final either way, job 3 starts decided).
+#      job trials again and leaves the previous module only when it too measures a variant
+#      faster (a book edited to a provisional plan: job 2 trials, its outcome is final either
+#      way, job 3 starts decided).
 #   8. coll_cloudaware_trial_cut: a variant losing by far in its first call runs no more calls
 #      (a tiny factor here, so that every variant after the plan is cut).
 #   9. coll_cloudaware_trial_extra: a variant whose calls are spread runs more calls (margin 0
@@ -281,7 +282,7 @@ PY
 echo "ok: judged as short calls (each rank's median, rank test)"
 
 echo "--- 7b. short calls: another variant than the previous module is provisional until a second"
-echo "        job's trial confirms it"
+echo "        job's trial confirms leaving the previous module"
 short7=("${common[@]}" --mca coll_cloudaware_trial_time 1000 --mca coll_cloudaware_verbose 10
         --mca coll_cloudaware_trial_spread 0 "${nopeer[@]}" --mca coll_cloudaware_cache_dir "$work/cache7")
 record() { grep "^trial [0-9a-f]\{16\} gather 0 16 14 " "$work"/cache7/cloudaware-*.trials; }
@@ -308,9 +309,9 @@ expect_in_log "trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: stored
 grep -q "stored outcome, no trial" "$TEST_LOG" && fail "job 2 took a provisional outcome without a trial"
 won=$(outcome_word)
 case "$won" in
-    plan) report7 | grep -q "; confirms an earlier job's provisional outcome, the plan" \
+    plan) report7 | grep -q "; confirms leaving the previous module (an earlier job kept the plan, provisionally)" \
               || fail "job 2 kept the plan without saying it confirms: $(report7)" ;;
-    previous) report7 | grep -q "; does not confirm an earlier job's provisional outcome, the plan" \
+    previous) report7 | grep -q "; does not confirm leaving the previous module (an earlier job kept the plan, provisionally)" \
               || fail "job 2 kept the previous module without saying so: $(report7)" ;;
     *) fail "no outcome in job 2's report" ;;
 esac

@@ -444,16 +444,17 @@ START_TEST(layout_key_tells_layouts_apart)
 END_TEST
 
 /* Short calls: a variant other than the previous module is provisional until a second job's
- * trial measures the same one faster; the previous module and long calls are final at once. */
+ * trial measures one faster than the previous module too; the previous module and long calls
+ * are final at once. */
 START_TEST(provisional_until_a_second_job_confirms)
 {
     const int won[] = { CACORE_TRIAL_PLAN, CACORE_TRIAL_ALTERNATIVE, CACORE_TRIAL_PEER };
     for (size_t i = 0; i < sizeof won / sizeof won[0]; i++) {
         /* first job: nothing stored before */
         ck_assert_int_eq(cacore_trial_provisional(won[i], 1, CACORE_TRIAL_UNKNOWN), 1);
-        /* second job: the same variant confirms, another one is provisional in its turn */
+        /* second job: any variant but the previous module confirms leaving it (its own stays) */
         ck_assert_int_eq(cacore_trial_provisional(won[i], 1, won[i]), 0);
-        ck_assert_int_eq(cacore_trial_provisional(won[i], 1, won[(i + 1) % 3]), 1);
+        ck_assert_int_eq(cacore_trial_provisional(won[i], 1, won[(i + 1) % 3]), 0);
         /* long calls: final at once */
         ck_assert_int_eq(cacore_trial_provisional(won[i], 0, CACORE_TRIAL_UNKNOWN), 0);
         /* the previous module is final, whatever the earlier job kept */
@@ -464,6 +465,7 @@ START_TEST(provisional_until_a_second_job_confirms)
     /* out-of-range values are no outcome */
     ck_assert_int_eq(cacore_trial_provisional(99, 1, CACORE_TRIAL_UNKNOWN), 0);
     ck_assert_int_eq(cacore_trial_provisional(CACORE_TRIAL_PLAN, 1, -7), 1);
+    ck_assert_int_eq(cacore_trial_provisional(CACORE_TRIAL_PLAN, 1, CACORE_TRIAL_PREVIOUS), 1);
     /* the judgement itself leaves the standing to the caller */
     cacore_trial_result_t r;
     const double times[] = { 9, 1, 1, 1, 1, 1, 1, 9, 5, 5, 5, 5, 5, 5 };

@@ -606,8 +606,9 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
         snprintf(standing, sizeof(standing), "; provisional: the next job over these nodes "
                  "trials again to confirm it");
     } else if (CACORE_TRIAL_UNKNOWN != t->prior) {
-        snprintf(standing, sizeof(standing), "; %s an earlier job's provisional outcome, %s",
-                 r.outcome == t->prior ? "confirms" : "does not confirm",
+        snprintf(standing, sizeof(standing), "; %s (an earlier job kept %s, provisionally)",
+                 CACORE_TRIAL_PREVIOUS != r.outcome ? "confirms leaving the previous module"
+                                                    : "does not confirm leaving the previous module",
                  outcome_name(t->prior));
     }
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,

@@ -598,9 +598,10 @@ int cacore_trial_short(int calls_per_variant);
 /* 1 when the outcome of a trial is provisional: a trial of short calls (short_calls, from
  * cacore_trial_short) that kept a variant other than the previous module, unless prior — the
  * provisional outcome an earlier job's trial stored for the class, CACORE_TRIAL_UNKNOWN for none
- * — is that same variant (which confirms it). A provisional outcome runs in the job that measured
- * it; a later job trials the class again, and only two jobs in a row measuring the same variant
- * faster make it final (core/trial.hpp says why). */
+ * — is one too (which confirms leaving the previous module; this trial's variant stays). A
+ * provisional outcome runs in the job that measured it; a later job trials the class again, and
+ * only two jobs in a row measuring a variant faster than the previous module make the class
+ * leave it for good (core/trial.hpp says why). */
 int cacore_trial_provisional(int outcome, int short_calls, int prior);
 /* This rank's median of each variant's calls after its first, from its own times (in call order),
  * into out[0 .. cacore_trial_variant_count(with)) in the order the variants run; what the ranks

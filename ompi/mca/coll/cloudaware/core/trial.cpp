@@ -267,8 +267,10 @@ double rank_test_z(const std::vector<double> &a, const std::vector<double> &b)
 
 bool trial_provisional(cacore_trial_t outcome, bool short_calls, cacore_trial_t prior)
 {
-    return short_calls && outcome != CACORE_TRIAL_PREVIOUS && outcome != CACORE_TRIAL_UNKNOWN &&
-           outcome != prior;
+    const auto left = [](cacore_trial_t o) {
+        return o != CACORE_TRIAL_PREVIOUS && o != CACORE_TRIAL_UNKNOWN;
+    };
+    return short_calls && left(outcome) && !left(prior);
 }
 
 uint64_t trial_layout_key(int nranks, const int *rank_node)
