@@ -309,7 +309,7 @@ expect_in_log "trial of gather of 65536 bytes (root 0) on MPI_COMM_WORLD: stored
 grep -q "stored outcome, no trial" "$TEST_LOG" && fail "job 2 took a provisional outcome without a trial"
 won=$(outcome_word)
 case "$won" in
-    plan) report7 | grep -q "; confirms leaving the previous module (an earlier job kept the plan, provisionally)" \
+    plan) report7 | grep -q "; confirms leaving the previous module (an earlier job kept the plan, provisionally, this one the plan; the least sum of both jobs' medians: the plan)" \
               || fail "job 2 kept the plan without saying it confirms: $(report7)" ;;
     previous) report7 | grep -q "; does not confirm leaving the previous module (an earlier job kept the plan, provisionally)" \
               || fail "job 2 kept the previous module without saying so: $(report7)" ;;

@@ -466,6 +466,23 @@ START_TEST(provisional_until_a_second_job_confirms)
     ck_assert_int_eq(cacore_trial_provisional(99, 1, CACORE_TRIAL_UNKNOWN), 0);
     ck_assert_int_eq(cacore_trial_provisional(CACORE_TRIAL_PLAN, 1, -7), 1);
     ck_assert_int_eq(cacore_trial_provisional(CACORE_TRIAL_PLAN, 1, CACORE_TRIAL_PREVIOUS), 1);
+    /* Confirmed: the variant of the least sum of both jobs' medians, whichever job won. cloud-16's
+     * 1 KiB reduce: the first job kept the alternative (1.80 ms against the plan's 2.21), the
+     * second the plan (1.51 against 1.72; tuned 27 ms there): the alternative, 3.52 against 3.72. */
+    cacore_trial_result_t first = { CACORE_TRIAL_ALTERNATIVE, 2.21e-3, 2.49e-3, 1.80e-3, 2.21e-3, 3.0, 1 };
+    cacore_trial_result_t second = { CACORE_TRIAL_PLAN, 1.51e-3, 27.1e-3, 1.72e-3, 1.86e-3, 3.9, 0 };
+    ck_assert_int_eq(cacore_trial_confirmed(&first, &second), CACORE_TRIAL_ALTERNATIVE);
+    second.peer_s = 1.0e-3;   /* the peer's sum the least: 3.21 ms */
+    ck_assert_int_eq(cacore_trial_confirmed(&first, &second), CACORE_TRIAL_PEER);
+    first.peer_s = 0.0;       /* a variant with one job's median only does not count */
+    ck_assert_int_eq(cacore_trial_confirmed(&first, &second), CACORE_TRIAL_ALTERNATIVE);
+    second.alternative_s = second.plan_s = 1.0e-3;   /* equal sums: the plan first */
+    first.alternative_s = first.plan_s;
+    ck_assert_int_eq(cacore_trial_confirmed(&first, &second), CACORE_TRIAL_PLAN);
+    second.outcome = CACORE_TRIAL_PREVIOUS;   /* not confirmed: the previous module */
+    ck_assert_int_eq(cacore_trial_confirmed(&first, &second), CACORE_TRIAL_PREVIOUS);
+    ck_assert_int_eq(cacore_trial_confirmed(NULL, &second), CACORE_TRIAL_PREVIOUS);
+    ck_assert_int_eq(cacore_trial_confirmed(&first, NULL), CACORE_TRIAL_UNKNOWN);
     /* the judgement itself leaves the standing to the caller */
     cacore_trial_result_t r;
     const double times[] = { 9, 1, 1, 1, 1, 1, 1, 9, 5, 5, 5, 5, 5, 5 };

@@ -66,7 +66,7 @@ void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_
         | (NULL != t->peer ? CACORE_TRIAL_WITH_PEER : 0);
     t->model_chose_plan = NULL != plan && *run == plan;
     t->outcome = CACORE_TRIAL_UNKNOWN;
-    t->prior = CACORE_TRIAL_UNKNOWN;
+    t->prior.outcome = CACORE_TRIAL_UNKNOWN;
     t->per_variant = calls_per_variant(plan);
     t->extra = NULL != plan
         ? cacore_trial_extra(c->trial_extra, t->per_variant, c->trial_time,
@@ -283,9 +283,9 @@ static bool applicable(const mca_coll_cloudaware_trial_t *t, int o)
 }
 
 /* A pending trial: rank 0 looks for a stored outcome and broadcasts it (through the previous
- * module, at the same call on every rank) with, when the trial book's outcome is provisional
- * (an earlier job's, cacore_trial_provisional), that outcome instead, which this job's trial
- * then confirms or not. true when the trial is decided by a stored outcome. */
+ * module, at the same call on every rank) or, when the trial book's outcome is provisional (an
+ * earlier job's, cacore_trial_provisional), that result instead, with its medians, which this
+ * job's trial then confirms or not. true when the trial is decided by a stored outcome. */
 static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t *comm,
                          mca_coll_cloudaware_trial_t *t)
 {
@@ -293,27 +293,43 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
     cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0 };
     char also[1024];
     unsigned in_previous;
-    int msg[2] = { CACORE_TRIAL_UNKNOWN, CACORE_TRIAL_UNKNOWN };   /* outcome, provisional one */
+    /* the outcome to apply; a provisional one to confirm, and its plan, previous, alternative
+     * and peer medians (small integers and times: exact as doubles) */
+    double msg[6] = { CACORE_TRIAL_UNKNOWN, CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0 };
     int outcome, rc;
     bool this_job = false;
 
     if (0 == ompi_comm_rank(comm)) {
         r = stored(m, t, &this_job);
-        msg[r.provisional && !this_job ? 1 : 0] = (int) r.outcome;
+        if (r.provisional && !this_job) {
+            msg[1] = (double) r.outcome;
+            msg[2] = r.plan_s;
+            msg[3] = r.previous_s;
+            msg[4] = r.alternative_s;
+            msg[5] = r.peer_s;
+        } else {
+            msg[0] = (double) r.outcome;
+        }
     }
     t->learn_s = mca_coll_cloudaware_now();
     m->trial_depth++;   /* calls the previous bcast makes to us are not trial calls */
     in_previous = m->in_previous;
     m->in_previous |= CLOUDAWARE_PREVIOUS_BIT(CACORE_COLL_BCAST);
-    rc = m->previous.bcast(msg, 2, MPI_INT, 0, comm, m->previous.bcast_module);
+    rc = m->previous.bcast(msg, 6, MPI_DOUBLE, 0, comm, m->previous.bcast_module);
     m->in_previous = in_previous;
     m->trial_depth--;
     t->learn_s = mca_coll_cloudaware_now() - t->learn_s;
     if (OMPI_SUCCESS != rc) {
         return false;
     }
-    t->prior = applicable(t, msg[1]) ? (cacore_trial_t) msg[1] : CACORE_TRIAL_UNKNOWN;
-    if (CACORE_TRIAL_UNKNOWN != t->prior && 0 == ompi_comm_rank(comm)) {
+    if (applicable(t, (int) msg[1]) && CACORE_TRIAL_PREVIOUS != (int) msg[1]) {
+        t->prior.outcome = (cacore_trial_t) (int) msg[1];
+        t->prior.plan_s = msg[2];
+        t->prior.previous_s = msg[3];
+        t->prior.alternative_s = msg[4];
+        t->prior.peer_s = msg[5];
+    }
+    if (CACORE_TRIAL_UNKNOWN != t->prior.outcome && 0 == ompi_comm_rank(comm)) {
         others(t, also, sizeof(also));
         opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                             "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: stored "
@@ -321,10 +337,11 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
                             "job's trial of short calls, from the trial book); trial again to "
                             "confirm it",
                             cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
-                            comm->c_name, outcome_name(t->prior), cacore_plan_describe(t->plan),
+                            comm->c_name, outcome_name(t->prior.outcome),
+                            cacore_plan_describe(t->plan),
                             r.plan_s, r.previous_s, also);
     }
-    outcome = msg[0];
+    outcome = (int) msg[0];
     if (!applicable(t, outcome)) {
         return false;
     }
@@ -510,7 +527,8 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     cacore_trial_result_t r;
     cacore_trial_key_t k;
     char desc[1024], err[256], plan_times[256], prev_times[256], alt_times[256], peer_times[256], alt[1024],
-        peer[1024], cut[160], extended[160], what[96], rank[192], standing[128];
+        peer[1024], cut[160], extended[160], what[96], rank[192], standing[256];
+    cacore_trial_t won;   /* this trial's own winner (r.outcome: the class's, after confirming) */
     int n, rc, v, nagree, i, ran;
     bool short_calls;
 
@@ -565,7 +583,11 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
         mca_coll_cloudaware_pvars_trial(CACORE_TRIAL_UNKNOWN, false);
         return;
     }
-    r.provisional = cacore_trial_provisional(r.outcome, short_calls, t->prior);
+    won = r.outcome;
+    if (short_calls && CACORE_TRIAL_UNKNOWN != t->prior.outcome) {
+        r.outcome = cacore_trial_confirmed(&t->prior, &r);
+    }
+    r.provisional = cacore_trial_provisional(r.outcome, short_calls, t->prior.outcome);
     apply(t, r.outcome);
     mca_coll_cloudaware_pvars_trial(r.outcome, false);
     candidates(t, desc, sizeof(desc));   /* the book key, which points to desc */
@@ -605,11 +627,13 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     if (r.provisional) {
         snprintf(standing, sizeof(standing), "; provisional: the next job over these nodes "
                  "trials again to confirm it");
-    } else if (CACORE_TRIAL_UNKNOWN != t->prior) {
-        snprintf(standing, sizeof(standing), "; %s (an earlier job kept %s, provisionally)",
-                 CACORE_TRIAL_PREVIOUS != r.outcome ? "confirms leaving the previous module"
-                                                    : "does not confirm leaving the previous module",
-                 outcome_name(t->prior));
+    } else if (CACORE_TRIAL_PREVIOUS == r.outcome && CACORE_TRIAL_UNKNOWN != t->prior.outcome) {
+        snprintf(standing, sizeof(standing), "; does not confirm leaving the previous module (an "
+                 "earlier job kept %s, provisionally)", outcome_name(t->prior.outcome));
+    } else if (CACORE_TRIAL_UNKNOWN != t->prior.outcome) {
+        snprintf(standing, sizeof(standing), "; confirms leaving the previous module (an earlier "
+                 "job kept %s, provisionally, this one %s; the least sum of both jobs' medians: %s)",
+                 outcome_name(t->prior.outcome), outcome_name(won), outcome_name(r.outcome));
     }
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: %s: %s s "

@@ -71,9 +71,9 @@ typedef struct mca_coll_cloudaware_trial_t {
     /* local time of each call slot */
     double times[CACORE_TRIAL_MAX_VARIANTS * CLOUDAWARE_TRIAL_MAX_CALLS];
     cacore_trial_t outcome;
-    cacore_trial_t prior;        /* the provisional outcome an earlier job stored for the class,
-                                    which this trial confirms or not (cacore_trial_provisional);
-                                    UNKNOWN: none */
+    cacore_trial_result_t prior; /* the provisional result an earlier job stored for the class,
+                                    which this trial confirms or not (cacore_trial_provisional,
+                                    cacore_trial_confirmed); outcome UNKNOWN: none */
     const cacore_plan_t **run;   /* the entry's choice (NULL: the previous module) */
     const cacore_plan_t *plan;   /* the model's best plan (owned by the entry), or NULL */
     const cacore_plan_t *alternative;   /* its second plan (owned by the entry), or NULL */

@@ -1155,6 +1155,24 @@ int cacore_trial_provisional(int outcome, int short_calls, int prior)
                : 0;
 }
 
+cacore_trial_t cacore_trial_confirmed(const cacore_trial_result_t *prior,
+                                      const cacore_trial_result_t *now)
+{
+    if (prior == nullptr || now == nullptr) {
+        return now != nullptr ? now->outcome : CACORE_TRIAL_UNKNOWN;
+    }
+    const auto core = [](const cacore_trial_result_t &r) {
+        cacore::TrialResult t;
+        t.outcome = r.outcome;
+        t.plan_s = r.plan_s;
+        t.previous_s = r.previous_s;
+        t.alternative_s = r.alternative_s;
+        t.peer_s = r.peer_s;
+        return t;
+    };
+    return cacore::trial_confirmed(core(*prior), core(*now));
+}
+
 cacore_status_t cacore_trial_rank_medians(const double *times, int calls_per_variant, int with,
                                           double *out, char *err, size_t errlen)
 {

@@ -598,11 +598,17 @@ int cacore_trial_short(int calls_per_variant);
 /* 1 when the outcome of a trial is provisional: a trial of short calls (short_calls, from
  * cacore_trial_short) that kept a variant other than the previous module, unless prior — the
  * provisional outcome an earlier job's trial stored for the class, CACORE_TRIAL_UNKNOWN for none
- * — is one too (which confirms leaving the previous module; this trial's variant stays). A
+ * — is one too (which confirms leaving the previous module, cacore_trial_confirmed). A
  * provisional outcome runs in the job that measured it; a later job trials the class again, and
  * only two jobs in a row measuring a variant faster than the previous module make the class
  * leave it for good (core/trial.hpp says why). */
 int cacore_trial_provisional(int outcome, int short_calls, int prior);
+/* The outcome a class keeps when now, a trial of short calls, confirms leaving the previous module
+ * after the earlier job's provisional result prior: the plan, the alternative or the peer (those
+ * with a median in both) of the least sum of the two jobs' medians (core/trial.hpp says why);
+ * now->outcome when it is the previous module or unknown, or an argument is NULL. */
+cacore_trial_t cacore_trial_confirmed(const cacore_trial_result_t *prior,
+                                      const cacore_trial_result_t *now);
 /* This rank's median of each variant's calls after its first, from its own times (in call order),
  * into out[0 .. cacore_trial_variant_count(with)) in the order the variants run; what the ranks
  * agree on (MPI_MAX) for a short trial. CACORE_ERR_ARG on a time that is not finite >= 0. */

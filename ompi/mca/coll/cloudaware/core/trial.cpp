@@ -273,6 +273,24 @@ bool trial_provisional(cacore_trial_t outcome, bool short_calls, cacore_trial_t 
     return short_calls && left(outcome) && !left(prior);
 }
 
+cacore_trial_t trial_confirmed(const TrialResult &prior, const TrialResult &now)
+{
+    if (now.outcome == CACORE_TRIAL_PREVIOUS || now.outcome == CACORE_TRIAL_UNKNOWN) {
+        return now.outcome;
+    }
+    cacore_trial_t best = CACORE_TRIAL_PLAN;
+    double best_s = prior.plan_s + now.plan_s;
+    const auto consider = [&](cacore_trial_t o, double a, double b) {
+        if (a > 0.0 && b > 0.0 && a + b < best_s) {
+            best = o;
+            best_s = a + b;
+        }
+    };
+    consider(CACORE_TRIAL_ALTERNATIVE, prior.alternative_s, now.alternative_s);
+    consider(CACORE_TRIAL_PEER, prior.peer_s, now.peer_s);
+    return best;
+}
+
 uint64_t trial_layout_key(int nranks, const int *rank_node)
 {
     uint64_t h = 14695981039346656037ULL;

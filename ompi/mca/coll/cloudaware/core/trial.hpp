@@ -119,18 +119,27 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int with, d
 // previous module (the class keeps this trial's variant). A provisional outcome runs in the job
 // that measured it (and its later communicators over the same ranks); the next job's first
 // call of the class finds it in the trial book and trials again, and only two jobs in a row
-// measuring a variant faster than the previous module make the class leave it for good. Why:
+// measuring a variant faster than the previous module make the class leave it for good (for the
+// variant trial_confirmed picks from both jobs' medians). Why:
 // the rank test takes a job's calls as independent, but a short call's time also depends on the
 // job (where its processes happen to run, which connections its earlier calls opened), which
 // one job cannot sample: the fifty-fourth and fifty-fifth sessions' trials kept another variant
 // than tuned's at z 3.13 (cloud-8's 1 KiB allreduce: han's two levels 1.29 against tuned's
 // 1.43 ms in the trial), which then ran 1.65 ms against tuned's 1.46 over sixteen timed jobs
-// (docs/calibration.md, "Live trial"). Which of two variants both faster than the previous
-// module is not asked again: the second job's stands (on uniform-8 the linear gather and a COOL
-// plan, 1.0 against tuned's 5.4 ms, took turns as the winner from job to job). Long calls are
-// not repeated: their trials cost seconds, and their wins are large against the job's spread.
-// The previous module is never provisional.
+// (docs/calibration.md, "Live trial"). Long calls are not repeated: their trials cost seconds,
+// and their wins are large against the job's spread. The previous module is never provisional.
 bool trial_provisional(cacore_trial_t outcome, bool short_calls, cacore_trial_t prior);
+// The variant a class keeps when `now`, a trial of short calls, confirms leaving the previous
+// module after an earlier job's provisional result `prior` (both kept a variant other than the
+// previous module): the plan, the alternative or the peer (those with a median in both) of the
+// least sum of the two jobs' medians, in that order on equal sums; now.outcome when it is the
+// previous module or unknown. Not simply either job's winner: two variants both faster than the
+// previous module take turns winning from job to job (on uniform-8 the linear gather and a COOL
+// plan, both near 1.0 ms against tuned's 5.4; on cloud-8 the reduce's three other variants), and
+// one job's previous module can be slow for reasons of its own (cloud-16's 1 KiB reduce: tuned
+// 27 ms in the second job against 2.5 in the first, whose winner the second job's would
+// have replaced with a plan that then ran 1.61 ms against adapt's 1.06 in the timed jobs).
+cacore_trial_t trial_confirmed(const TrialResult &prior, const TrialResult &now);
 
 // FNV-1a 64 of the communicator's layout (its size and the node of each rank): a trial outcome
 // holds only for the same ranks on the same nodes.
