@@ -31,6 +31,20 @@ const char *tuned(cacore_coll_t c, int n, double bytes, bool commutative = true)
     return tuned_choice(c, n, bytes, commutative).name;
 }
 
+// A call of `bytes` over m with nranks ranks, per_node on each node in order.
+PlanInput input_over(const Matrix &m, int nranks, int per_node, cacore_coll_t coll, double bytes)
+{
+    PlanInput in;
+    in.matrix = &m;
+    for (int r = 0; r < nranks; ++r) {
+        in.rank_node.push_back(r / per_node);
+    }
+    in.coll = coll;
+    in.bytes = bytes;
+    in.count = static_cast<size_t>(bytes);
+    return in;
+}
+
 }  // namespace
 
 // Points of ompi/mca/coll/tuned/coll_tuned_decision_fixed.c at tag v4.1.4 (lines cited); 16 ranks
@@ -149,14 +163,7 @@ START_TEST(tuned_binomial_is_the_binomial_baseline)
     Matrix m({"a", "b", "c", "d"}, {0, 1e-4, 2e-4, 1e-4, 1e-4, 0, 1e-4, 3e-4, 2e-4, 1e-4, 0, 1e-4,
                                     1e-4, 3e-4, 1e-4, 0},
              {0, 1e8, 5e7, 1e8, 1e8, 0, 2e8, 1e8, 5e7, 2e8, 0, 1e8, 1e8, 1e8, 1e8, 0});
-    PlanInput in;
-    in.matrix = &m;
-    for (int r = 0; r < 16; ++r) {
-        in.rank_node.push_back(r / 4);
-    }
-    in.coll = CACORE_COLL_REDUCE;
-    in.bytes = 65536;
-    in.count = 65536;
+    const PlanInput in = input_over(m, 16, 4, CACORE_COLL_REDUCE, 65536);
     Plan t = build_previous(in, CACORE_PREV_TUNED, true);
     ck_assert_str_eq(t.description.c_str(), "tuned binomial");
     CostParams c;
@@ -181,13 +188,7 @@ Matrix four_nodes()
 // A bcast of `bytes` over m's four nodes, one rank each.
 PlanInput bcast_over(const Matrix &m, double bytes)
 {
-    PlanInput in;
-    in.matrix = &m;
-    in.rank_node = {0, 1, 2, 3};
-    in.coll = CACORE_COLL_BCAST;
-    in.bytes = bytes;
-    in.count = static_cast<size_t>(bytes);
-    return in;
+    return input_over(m, 4, 1, CACORE_COLL_BCAST, bytes);
 }
 
 }  // namespace
@@ -338,14 +339,7 @@ START_TEST(floor_ties_go_to_fewer_rounds)
         bw[i] = i % 9 == 0 ? 0 : kB;
     }
     const Matrix m({"a", "b", "c", "d", "e", "f", "g", "h"}, lat, bw);
-    PlanInput in;
-    in.matrix = &m;
-    for (int r = 0; r < 16; ++r) {
-        in.rank_node.push_back(r / 2);
-    }
-    in.coll = CACORE_COLL_GATHER;
-    in.bytes = 1024;
-    in.count = 1024;
+    PlanInput in = input_over(m, 16, 2, CACORE_COLL_GATHER, 1024);
     PlanParams pp;
     pp.cost.burst_bytes = 1024;
     const auto rounds = [](const Plan &p) {
