@@ -206,7 +206,6 @@ int busiest_round(const Plan &p, const std::vector<int> &rank_node)
     return most;
 }
 
-
 // Offers pl and, with p.relay, its relayed form (relay.hpp) when there is one, it passes the
 // check (else the rewrite is dropped) and is predicted faster by more than a tie: relaying adds
 // messages, and CPU time at the relay rank that the model does not see.
