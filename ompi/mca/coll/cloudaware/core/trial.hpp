@@ -116,17 +116,16 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int with, d
 // Whether a trial's outcome is provisional: a trial of short calls (trial_short) that kept a
 // variant other than the previous module, unless `prior` — the provisional outcome an earlier
 // job's trial stored for the same class (UNKNOWN: none) — is one too, which confirms leaving the
-// previous module (the class keeps this trial's variant). A provisional outcome runs in the job
-// that measured it (and its later communicators over the same ranks); the next job's first
-// call of the class finds it in the trial book and trials again, and only two jobs in a row
-// measuring a variant faster than the previous module make the class leave it for good (for the
-// variant trial_confirmed picks from both jobs' medians). Why:
-// the rank test takes a job's calls as independent, but a short call's time also depends on the
-// job (where its processes happen to run, which connections its earlier calls opened), which
-// one job cannot sample: the fifty-fourth and fifty-fifth sessions' trials kept another variant
-// than tuned's at z 3.13 (cloud-8's 1 KiB allreduce: han's two levels 1.29 against tuned's
-// 1.43 ms in the trial), which then ran 1.65 ms against tuned's 1.46 over sixteen timed jobs
-// (docs/calibration.md, "Live trial"). Long calls are not repeated: their trials cost seconds,
+// previous module (for the variant trial_confirmed picks from both jobs' medians). A
+// provisional outcome runs in the job that measured it (and its later communicators over the
+// same ranks); the next job's first call of the class finds it in the trial book and trials
+// again, and only two jobs in a row measuring a variant faster than the previous module make
+// the class leave it for good. Why: the rank test takes a job's calls as independent, but a
+// short call's time also depends on the job (where its processes happen to run, which
+// connections its earlier calls opened), which one job cannot sample: the fifty-fourth and
+// fifty-fifth sessions' trials kept another variant than tuned's at z 3.13 (cloud-8's 1 KiB
+// allreduce: han's two levels 1.29 against tuned's 1.43 ms in the trial), which then ran
+// 1.65 ms against tuned's 1.46 over sixteen timed jobs (docs/calibration.md, "Live trial"). Long calls are not repeated: their trials cost seconds,
 // and their wins are large against the job's spread. The previous module is never provisional.
 bool trial_provisional(cacore_trial_t outcome, bool short_calls, cacore_trial_t prior);
 // The variant a class keeps when `now`, a trial of short calls, confirms leaving the previous
