@@ -1021,6 +1021,27 @@ cacore::TrialKey trial_key(const cacore_trial_key_t *k)
     return t;
 }
 
+// A trial result across the C API: the outcome, the medians and the standing (rank_z is the
+// judgement's alone, cacore_trial_judge).
+cacore::TrialResult trial_result(const cacore_trial_result_t &r)
+{
+    cacore::TrialResult t;
+    t.outcome = r.outcome;
+    t.plan_s = r.plan_s;
+    t.previous_s = r.previous_s;
+    t.alternative_s = r.alternative_s;
+    t.peer_s = r.peer_s;
+    t.provisional = r.provisional != 0;
+    return t;
+}
+
+cacore_trial_result_t trial_result(const cacore::TrialResult &t)
+{
+    cacore_trial_result_t r = { t.outcome, t.plan_s, t.previous_s, t.alternative_s, t.peer_s,
+                                0.0, t.provisional ? 1 : 0 };
+    return r;
+}
+
 constexpr size_t kMaxTrialBookBytes = size_t(1) << 20;
 
 // The outcome's bytes as the int they are (see coll_ok()).
@@ -1129,13 +1150,8 @@ cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, i
                                            : std::vector<double>();
         const cacore::TrialResult r = cacore::trial_judge(t, calls_per_variant, with, margin,
                                                               model_chose_plan != 0, sl);
-        out->outcome = r.outcome;
-        out->plan_s = r.plan_s;
-        out->previous_s = r.previous_s;
-        out->alternative_s = r.alternative_s;
-        out->peer_s = r.peer_s;
+        *out = trial_result(r);   // not provisional: the caller's cacore_trial_provisional
         out->rank_z = r.rank_z;
-        out->provisional = 0;   // the caller's cacore_trial_provisional, with the prior outcome
     });
 }
 
@@ -1161,16 +1177,7 @@ cacore_trial_t cacore_trial_confirmed(const cacore_trial_result_t *prior,
     if (prior == nullptr || now == nullptr) {
         return now != nullptr ? now->outcome : CACORE_TRIAL_UNKNOWN;
     }
-    const auto core = [](const cacore_trial_result_t &r) {
-        cacore::TrialResult t;
-        t.outcome = r.outcome;
-        t.plan_s = r.plan_s;
-        t.previous_s = r.previous_s;
-        t.alternative_s = r.alternative_s;
-        t.peer_s = r.peer_s;
-        return t;
-    };
-    return cacore::trial_confirmed(core(*prior), core(*now));
+    return cacore::trial_confirmed(trial_result(*prior), trial_result(*now));
 }
 
 cacore_status_t cacore_trial_rank_medians(const double *times, int calls_per_variant, int with,
@@ -1223,13 +1230,7 @@ cacore_trial_result_t cacore_trial_book_find(const cacore_trial_book_t *b,
     cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0 };
     if (b != nullptr && key != nullptr && key->plan != nullptr) {
         try {
-            const cacore::TrialResult t = b->b.find(trial_key(key));
-            r.outcome = t.outcome;
-            r.plan_s = t.plan_s;
-            r.previous_s = t.previous_s;
-            r.alternative_s = t.alternative_s;
-            r.peer_s = t.peer_s;
-            r.provisional = t.provisional ? 1 : 0;
+            r = trial_result(b->b.find(trial_key(key)));
         } catch (...) {
             r.outcome = CACORE_TRIAL_UNKNOWN;   /* out of memory copying the key: not found */
         }
@@ -1249,14 +1250,7 @@ cacore_status_t cacore_trial_book_set(cacore_trial_book_t *b, const cacore_trial
             cacore::fail_arg("cacore_trial_book_set: the outcome must be plan, previous, "
                              "alternative or peer");
         }
-        cacore::TrialResult t;
-        t.outcome = static_cast<cacore_trial_t>(o);
-        t.plan_s = r->plan_s;
-        t.previous_s = r->previous_s;
-        t.alternative_s = r->alternative_s;
-        t.peer_s = r->peer_s;
-        t.provisional = r->provisional != 0;
-        b->b.set(trial_key(key), t);
+        b->b.set(trial_key(key), trial_result(*r));
     });
 }
 
