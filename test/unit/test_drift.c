@@ -5,8 +5,9 @@
  * test_drift.c - the drift policy (docs/drift.md): the first batch warms up, the second sets the
  * baseline, a call
  * drifts when it differs from it by more than the threshold (either way), a full streak of
- * drifting calls asks for a recalibration unless the last one is too recent (then it waits,
- * keeping the streak), a calm call breaks a streak, threshold 0 turns it off, size classes below
+ * drifting calls (two batches' worth) asks for a recalibration unless the last one is too recent
+ * (then it waits, keeping the streak), one batch of slow calls (a burst of CPU contention) does
+ * not, a calm call breaks a streak, threshold 0 turns it off, size classes below
  * min_bytes are not watched; and the node pairs
  * a plan's messages cross (what a recalibration measures again). */
 #include "test_util.h"
@@ -55,17 +56,23 @@ START_TEST(streak_across_batches_triggers_once)
 {
     cacore_drift_t d;
     const double base[] = { 1.0, 1.0, 1.0 };
-    /* A link 5x slower from the second call of a batch on: a streak of 2, carried over. */
+    /* A link 5x slower from the second call of a batch on: a streak of 2, carried over; the
+     * full streak is 2 x 3 calls, reached within the third batch. */
     const double change[] = { 1.1, 5.0, 5.2 };
     const double slow[] = { 5.1, 4.9, 5.0 };
+    const double slower[] = { 5.3, 5.2, 5.1 };
 
     warm(&d, &defaults);
     ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
     ck_assert_int_eq(feed(&d, &defaults, change, NEVER), CACORE_DRIFT_DRIFTING);
     ck_assert_int_eq(d.streak, 2);
-    ck_assert_int_eq(feed(&d, &defaults, slow, NEVER), CACORE_DRIFT_RECALIBRATE);
+    ck_assert_int_eq(feed(&d, &defaults, slow, NEVER), CACORE_DRIFT_DRIFTING);
+    ck_assert_int_eq(d.streak, 5);
+    ck_assert_int_eq(feed(&d, &defaults, slower, NEVER), CACORE_DRIFT_RECALIBRATE);
     ck_assert_int_eq(d.streak, 0);   /* asked once; the next request needs a new full streak */
-    ck_assert(d.last_s == 5.0);
+    ck_assert(d.last_s == 5.2);
+    ck_assert_int_eq(feed(&d, &defaults, slower, NEVER), CACORE_DRIFT_DRIFTING);
+    ck_assert_int_eq(d.streak, 3);
 }
 END_TEST
 
@@ -77,6 +84,7 @@ START_TEST(faster_drifts_too)
 
     warm(&d, &defaults);
     ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
+    ck_assert_int_eq(feed(&d, &defaults, fast, NEVER), CACORE_DRIFT_DRIFTING);
     ck_assert_int_eq(feed(&d, &defaults, fast, NEVER), CACORE_DRIFT_RECALIBRATE);
 }
 END_TEST
@@ -96,6 +104,25 @@ START_TEST(calm_call_breaks_the_streak)
 }
 END_TEST
 
+START_TEST(one_batch_of_contention_is_not_drift)
+{
+    cacore_drift_t d;
+    const double base[] = { 1.0, 1.0, 1.0 };
+    /* A batch of 3 calls 3x slower (other processes took the ranks' cores), then a call at the
+     * baseline's speed: the streak ends short of 6, whatever comes next. */
+    const double contended[] = { 3.0, 2.9, 3.1 };
+    const double over[] = { 1.05, 3.0, 3.0 };
+
+    warm(&d, &defaults);
+    ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
+    for (int k = 0; k < 4; k++) {
+        ck_assert_int_eq(feed(&d, &defaults, contended, NEVER), CACORE_DRIFT_DRIFTING);
+        ck_assert_int_eq(feed(&d, &defaults, over, NEVER), CACORE_DRIFT_DRIFTING);
+        ck_assert_int_eq(d.streak, 2);
+    }
+}
+END_TEST
+
 START_TEST(interval_holds_then_allows)
 {
     cacore_drift_t d;
@@ -104,9 +131,10 @@ START_TEST(interval_holds_then_allows)
 
     warm(&d, &defaults);
     ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
+    ck_assert_int_eq(feed(&d, &defaults, slow, 10.0), CACORE_DRIFT_DRIFTING);
     /* 10 s after the last recalibration, 60 s interval: held, the streak kept full. */
     ck_assert_int_eq(feed(&d, &defaults, slow, 10.0), CACORE_DRIFT_HELD);
-    ck_assert_int_eq(d.streak, 3);
+    ck_assert_int_eq(d.streak, 6);
     ck_assert_int_eq(feed(&d, &defaults, slow, 59.9), CACORE_DRIFT_HELD);
     ck_assert_int_eq(feed(&d, &defaults, slow, 60.0), CACORE_DRIFT_RECALIBRATE);
 }
@@ -242,6 +270,7 @@ int main(void)
     tcase_add_test(tc, streak_across_batches_triggers_once);
     tcase_add_test(tc, faster_drifts_too);
     tcase_add_test(tc, calm_call_breaks_the_streak);
+    tcase_add_test(tc, one_batch_of_contention_is_not_drift);
     tcase_add_test(tc, interval_holds_then_allows);
     tcase_add_test(tc, threshold_zero_is_off);
     tcase_add_test(tc, small_calls_not_watched);

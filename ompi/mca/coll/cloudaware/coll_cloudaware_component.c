@@ -447,11 +447,11 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                     "messages). Must be the same on every rank.",
                     OPAL_INFO_LVL_4, &c->recalibrate_threshold);
     register_int("recalibrate_calls",
-                 "Drift detection: this many drifting calls in a row recalibrate the node pairs "
-                 "the plan uses, at the next collective on the communicator; also the number of "
-                 "calls whose times the ranks agree on at once (one allreduce of calls + 1 "
-                 "doubles per this many calls; default 3, 1 to 16). Must be the same on every "
-                 "rank.", OPAL_INFO_LVL_4, &c->recalibrate_calls);
+                 "Drift detection: the number of calls whose times the ranks agree on at once "
+                 "(one allreduce of calls + 1 doubles per this many calls; default 3, 1 to 16); "
+                 "twice this many drifting calls in a row (two batches) recalibrate the node "
+                 "pairs the plan uses, at the next collective on the communicator. Must be the "
+                 "same on every rank.", OPAL_INFO_LVL_4, &c->recalibrate_calls);
     register_double("recalibrate_interval",
                     "Drift detection: at least this many seconds between two recalibrations of "
                     "a communicator (default 60; a drift seen sooner waits). Must be the same on "

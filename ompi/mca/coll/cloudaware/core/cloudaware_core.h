@@ -651,28 +651,29 @@ void cacore_trial_book_free(cacore_trial_book_t *b);
 /* ---- Drift detection (docs/drift.md; CMPI §3) -------------------------------------------------
  * Every `calls` blocking calls of a plan, the ranks agree on the slowest rank's time of each; the
  * first batch warms up, the second is the plan's baseline (its median), and a call drifts when
- * its time differs from the baseline by more than threshold (|t / baseline - 1| > threshold). `calls` drifting calls in
- * a row ask for a recalibration, at most one per interval_s seconds per communicator. The
+ * its time differs from the baseline by more than threshold (|t / baseline - 1| > threshold).
+ * 2 x `calls` drifting calls in a row (two batches' worth) ask for a recalibration, at most one
+ * per interval_s seconds per communicator. The
  * baseline is the plan's own measured time, not the model's prediction: what is detected is a
  * change of the network, whatever the model's absolute error. */
 #define CACORE_DRIFT_MAX_CALLS 16
 typedef struct {
     double threshold;     /* relative; 0 = no drift detection */
-    int calls;            /* 1..CACORE_DRIFT_MAX_CALLS: batch size and streak length */
+    int calls;            /* 1..CACORE_DRIFT_MAX_CALLS: batch size (the streak: twice it) */
     double interval_s;    /* >= 0: least time between two recalibrations of a communicator */
     int min_bytes;        /* >= 0: calls of a size class below this many bytes are not watched */
 } cacore_drift_params_t;
 typedef struct {
     int warm;             /* the warm-up batch has been seen */
     double baseline_s;    /* median of the plan's second batch; 0 until known */
-    int streak;           /* drifting calls in a row so far (at most calls) */
+    int streak;           /* drifting calls in a row so far (at most 2 x calls) */
     double last_s;        /* median of the last batch */
 } cacore_drift_t;
 typedef enum {
     CACORE_DRIFT_STEADY = 0,    /* the last call did not drift */
     CACORE_DRIFT_WARMUP,        /* the warm-up batch: not compared with anything */
     CACORE_DRIFT_BASELINE,      /* this batch set the baseline */
-    CACORE_DRIFT_DRIFTING,      /* a streak runs, shorter than calls */
+    CACORE_DRIFT_DRIFTING,      /* a streak runs, shorter than 2 x calls */
     CACORE_DRIFT_HELD,          /* a full streak, but the last recalibration is too recent */
     CACORE_DRIFT_RECALIBRATE    /* a full streak: recalibrate (the streak starts again) */
 } cacore_drift_verdict_t;

@@ -67,11 +67,17 @@ cacore_drift_verdict_t drift_observe(cacore_drift_t &d, const cacore_drift_param
         d.streak = 0;
         return CACORE_DRIFT_BASELINE;
     }
+    // Two batches' worth of drifting calls in a row: a change of the network lasts, while a
+    // burst of CPU contention (other processes on the ranks' cores, the job's own ranks when
+    // oversubscribed) slows a few calls and lets the next one through. With one batch's worth,
+    // 3 calls slowed by contention recalibrated a lab job before its links changed, and 5 of 6
+    // jobs on uniform-8 (16 ranks on 2 cores) for nothing (docs/drift.md, "Why two batches").
+    const int full = 2 * p.calls;
     for (double t : times) {
         const bool drifting = std::fabs(t / d.baseline_s - 1.0) > p.threshold;
-        d.streak = drifting ? std::min(d.streak + 1, p.calls) : 0;
+        d.streak = drifting ? std::min(d.streak + 1, full) : 0;
     }
-    if (d.streak < p.calls) {
+    if (d.streak < full) {
         return d.streak > 0 ? CACORE_DRIFT_DRIFTING : CACORE_DRIFT_STEADY;
     }
     if (since_last_s < p.interval_s) {

@@ -6,8 +6,8 @@
 // it runs as a plan; every `calls` calls of a plan the ranks agree on the slowest rank's time of
 // each (one allreduce) and hand them here. The first batch warms up, the second is the plan's
 // baseline (its median); a call drifts when its time differs from the baseline by more than
-// `threshold` (relative, either way); `calls` drifting calls in a row ask for a recalibration, at
-// most one per `interval_s` seconds. Pure: the timing, the agreement and the recalibration are coll_cloudaware_drift.c's.
+// `threshold` (relative, either way); 2 x `calls` drifting calls in a row (two batches' worth) ask
+// for a recalibration, at most one per `interval_s` seconds. Pure: the timing, the agreement and the recalibration are coll_cloudaware_drift.c's.
 #ifndef CACORE_DRIFT_HPP
 #define CACORE_DRIFT_HPP
 
