@@ -112,7 +112,7 @@ typedef struct mca_coll_cloudaware_component_t {
     char *trace_dir;             /* per-call traces (coll_cloudaware_trace.c); NULL/"" = off */
     /* drift detection and recalibration (coll_cloudaware_drift.c, docs/drift.md) */
     double recalibrate_threshold;   /* relative change from a plan's baseline; 0 = off */
-    int recalibrate_calls;          /* drifting calls in a row that trigger; also the batch */
+    int recalibrate_calls;          /* the batch; twice it: drifting calls in a row that trigger */
     double recalibrate_interval;    /* seconds: at most one recalibration per communicator */
     int recalibrate_min_bytes;      /* smaller size classes are not watched for drift */
     int scratch_keep;            /* executor: bytes of freed temporary areas kept for later calls */
