@@ -71,7 +71,8 @@ cacore_drift_verdict_t drift_observe(cacore_drift_t &d, const cacore_drift_param
     // burst of CPU contention (other processes on the ranks' cores, the job's own ranks when
     // oversubscribed) slows a few calls and lets the next one through. With one batch's worth,
     // 3 calls slowed by contention recalibrated a lab job before its links changed, and 5 of 6
-    // jobs on uniform-8 (16 ranks on 2 cores) for nothing (docs/drift.md, "Why two batches").
+    // benchmark jobs on uniform-8 (16 ranks on 2 cores) at ~40 s each; none with two batches
+    // (docs/drift.md, "Why two batches").
     const int full = 2 * p.calls;
     for (double t : times) {
         const bool drifting = std::fabs(t / d.baseline_s - 1.0) > p.threshold;
