@@ -5,7 +5,7 @@
 # Open MPI sees its hosts as separate nodes and that the shaped rates hold (lab verify), tear it down.
 # Exit: 0 pass, 77 skip (the machine does not allow network namespaces), anything else fail.
 # Standalone: needs root, iproute2, python3, mpicc/mpirun (Open MPI).  Runs as lab instance 9
-# (CALAB_INSTANCE), so it does not disturb a lab someone keeps up as instance 0.  ~30 s.
+# (CALAB_INSTANCE), so it does not disturb a lab someone keeps up as instance 0.  ~45 s.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -64,8 +64,18 @@ head -n 12 "$m" | grep -q "^cloudaware-matrix 1" || fail "matrix $m: no 'cloudaw
 grep -q "^host calab9-h3$" "$m" || fail "matrix $m: hosts not named after the lab hosts"
 tail -n 1 "$m" | grep -q "^end$" || fail "matrix $m: no 'end'"
 
-step "lab verify (every ordered pair within 15 % of its configured rate)"
-"$lab" verify --reps 2 || fail "lab verify"
+step "lab verify (every ordered pair within 15 % of its configured rate, median of 5)"
+# Median of 5, not 2: with 2 the median is the mean, and one message slowed by the machine (a
+# busy CPU) put a pair 18-22 % under its rate in 3 of 3 runs here while 5 gave 0.0 % in 3 of 3.
+# A pair still out is measured once more: a shaping fault fails twice, a slow moment does not.
+if ! out=$("$lab" verify --reps 5 2>&1); then
+    printf '%s\n' "$out"
+    step "lab verify: a pair out of tolerance; measuring every pair once more"
+    out=$("$lab" verify --reps 5 2>&1) || {
+        printf '%s\n' "$out"
+        fail "lab verify twice: $(grep 'OUT OF TOLERANCE' <<<"$out" | awk '{printf "%s->%s %s ", $1, $2, $5}')"
+    }
+fi
 
 step "lab verify --gap (idle before each message: a probe, every pair reported, the matrix kept)"
 mm="$(dirname "$m")/measured-matrix.txt"
