@@ -402,7 +402,8 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
     register_double("trial_margin",
                     "Live trial: the plan keeps a class when its median time is at least this "
                     "fraction below the previous module's, the previous module when the plan is "
-                    "more than this fraction slower; in between the cost model's decision stands; "
+                    "more than this fraction slower; in between the faster measured of the two when "
+                    "the cost model chose the plan, else the previous module; "
                     "short calls (6 or more trial calls per variant, coll_cloudaware_trial_time) "
                     "are compared by the slowest rank's median of its own calls, also need a rank "
                     "test finding the plan's calls faster at the 5 % level, and a tie keeps the "

@@ -105,7 +105,9 @@ double rank_test_z(const std::vector<double> &a, const std::vector<double> &b);
 // medians) keeps the class when its median is at least
 // `margin` (0 <= margin < 1) below the previous module's: t <= previous_s * (1 - margin);
 // otherwise the previous module does, except in a tie (within the margin either way) that the plan
-// itself is part of, when model_chose_plan (the cost model's decision stands). Short calls
+// itself is part of, when model_chose_plan: then the fastest variant keeps the class if it
+// measured no slower than the previous module (the cost model's choice stands where the trial
+// does not contradict it; the faster measured side of the tie otherwise). Short calls
 // (trial_short): the variants' times are `slowest` (one per variant, in the order they run: the
 // maximum over ranks of trial_rank_medians), and the rank test above decides instead of the tie;
 // other calls: `slowest` empty. Throws Error(CACORE_ERR_ARG) on a wrong count or a time that is
