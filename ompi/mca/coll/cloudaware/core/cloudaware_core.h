@@ -581,8 +581,9 @@ int cacore_trial_settled(const double *judged, int n, double margin, double *med
  * above; in between (a tie within the noise the margin allows) the cost model's own decision
  * stands when the model's plan is itself within the margin: the fastest variant when
  * model_chose_plan and it measured no slower than the previous module, else the previous module;
- * a plan more than margin slower leaves the tie to the previous module. Short calls (cacore_trial_short): a variant's time is slowest[i] (for the i-th
- * variant in the order they run: the maximum over ranks of cacore_trial_rank_medians) instead,
+ * a plan more than margin slower leaves the tie to the previous module. Short calls
+ * (cacore_trial_short): a variant's time is slowest[i] (for the i-th variant in the order they
+ * run: the maximum over ranks of cacore_trial_rank_medians) instead,
  * the fastest also needs a one-sided Mann-Whitney rank test of its calls against the previous
  * module's at the 5 % level (out->rank_z >= 1.645), and a tie keeps the previous module
  * (core/trial.hpp says why); slowest is NULL for other calls. CACORE_ERR_ARG on a time that is
