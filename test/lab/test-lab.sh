@@ -65,8 +65,8 @@ grep -q "^host calab9-h3$" "$m" || fail "matrix $m: hosts not named after the la
 tail -n 1 "$m" | grep -q "^end$" || fail "matrix $m: no 'end'"
 
 step "lab verify (every ordered pair within 15 % of its configured rate, median of 5)"
-# Median of 5, not 2: with 2 the median is the mean, and one message slowed by the machine (a
-# busy CPU) put a pair 18-22 % under its rate in 3 of 3 runs here while 5 gave 0.0 % in 3 of 3.
+# Median of 5, not 2: with 2 the median is the mean, and one slowed message (cause not found;
+# the machine otherwise idle) put a pair 18-22 % under its rate in 3 of 3 runs, 5 gave 0.0 % in 3.
 # A pair still out is measured once more: a shaping fault fails twice, a slow moment does not.
 if ! out=$("$lab" verify --reps 5 2>&1); then
     printf '%s\n' "$out"
