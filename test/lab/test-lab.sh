@@ -67,13 +67,20 @@ tail -n 1 "$m" | grep -q "^end$" || fail "matrix $m: no 'end'"
 step "lab verify (every ordered pair within 15 % of its configured rate, median of 5)"
 # Median of 5, not 2: with 2 the median is the mean, and one slowed message (cause not found;
 # the machine otherwise idle) put a pair 18-22 % under its rate in 3 of 3 runs, 5 gave 0.0 % in 3.
-# A pair still out is measured once more: a shaping fault fails twice, a slow moment does not.
+# Even so, 1 of 7 runs of this test here, minutes after a benchmark, had pairs out in both of its
+# verifies (h2->h1 -25.8 % the second time), so a second verify follows one with pairs out and
+# only a pair out both times fails: a shaping fault is the same pair each time.
+out_pairs() { grep 'OUT OF TOLERANCE' <<<"$1" | awk '{print $1 "->" $2}' | sort; }
 if ! out=$("$lab" verify --reps 5 2>&1); then
     printf '%s\n' "$out"
-    step "lab verify: a pair out of tolerance; measuring every pair once more"
+    first=$(out_pairs "$out")
+    [ -n "$first" ] || fail "lab verify failed without a pair out of tolerance"
+    step "lab verify: out of tolerance: $(echo $first); measuring every pair once more"
     out=$("$lab" verify --reps 5 2>&1) || {
         printf '%s\n' "$out"
-        fail "lab verify twice: $(grep 'OUT OF TOLERANCE' <<<"$out" | awk '{printf "%s->%s %s ", $1, $2, $5}')"
+        again=$(comm -12 <(echo "$first") <(out_pairs "$out"))
+        [ -z "$again" ] || fail "lab verify: the same pairs out of tolerance twice: $(echo $again)"
+        [ -n "$(out_pairs "$out")" ] || fail "lab verify failed without a pair out of tolerance"
     }
 fi
 
