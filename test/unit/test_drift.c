@@ -6,10 +6,11 @@
  * baseline, a call
  * drifts when it differs from it by more than the threshold (either way), a full streak of
  * drifting calls (two batches' worth) asks for a recalibration unless the last one is too recent
- * (then it waits, keeping the streak), one batch of slow calls (a burst of CPU contention) does
+ * (then it waits, keeping the streak) or every call of it was faster (then the baseline moves),
+ * one batch of slow calls (a burst of CPU contention) does
  * not, a calm call breaks a streak, threshold 0 turns it off, size classes below
- * min_bytes are not watched; and the node pairs
- * a plan's messages cross (what a recalibration measures again). */
+ * min_bytes are not watched; a recalibration takes only what measured slower; and the node
+ * pairs a plan's messages cross (what a recalibration measures again). */
 #include "test_util.h"
 
 static const cacore_drift_params_t defaults = { 0.2, 3, 60.0, 65536 };
@@ -76,15 +77,47 @@ START_TEST(streak_across_batches_triggers_once)
 }
 END_TEST
 
-START_TEST(faster_drifts_too)
+START_TEST(faster_moves_the_baseline)
 {
     cacore_drift_t d;
     const double base[] = { 1.0, 1.0, 1.0 };
     const double fast[] = { 0.5, 0.5, 0.79 };   /* 0.79: 21 % faster is beyond 20 % */
+    const double faster[] = { 0.45, 0.4, 0.5 };
+    const double slow[] = { 0.9, 0.9, 0.9 };    /* the old baseline's speed: 2x the new one */
 
     warm(&d, &defaults);
     ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
     ck_assert_int_eq(feed(&d, &defaults, fast, NEVER), CACORE_DRIFT_DRIFTING);
+    ck_assert_int_eq(d.streak_faster, 1);
+    /* Two batches' worth of faster calls: the last batch's median is the baseline, nothing is
+     * measured, and the interval does not hold it back (nothing to hold). */
+    ck_assert_int_eq(feed(&d, &defaults, faster, 1.0), CACORE_DRIFT_REBASELINE);
+    ck_assert(d.baseline_s == 0.45);
+    ck_assert_int_eq(d.streak, 0);
+    ck_assert_int_eq(d.streak_faster, 0);
+    /* A slowdown is now seen against the new baseline: back at the old speed is drift. */
+    ck_assert_int_eq(feed(&d, &defaults, slow, NEVER), CACORE_DRIFT_DRIFTING);
+    ck_assert_int_eq(d.streak_faster, 0);
+    ck_assert_int_eq(feed(&d, &defaults, slow, NEVER), CACORE_DRIFT_RECALIBRATE);
+}
+END_TEST
+
+START_TEST(faster_and_slower_streak_recalibrates)
+{
+    cacore_drift_t d;
+    const double base[] = { 1.0, 1.0, 1.0 };
+    const double fast[] = { 0.5, 0.5, 0.5 };
+    const double mixed[] = { 0.5, 2.0, 0.5 };   /* every call drifts, one of them slower */
+    const double slow_then_fast[] = { 2.0, 0.5, 0.5 };
+
+    warm(&d, &defaults);
+    ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
+    ck_assert_int_eq(feed(&d, &defaults, fast, NEVER), CACORE_DRIFT_DRIFTING);
+    ck_assert_int_eq(feed(&d, &defaults, mixed, NEVER), CACORE_DRIFT_RECALIBRATE);
+    ck_assert(d.baseline_s == 1.0);   /* a recalibration decides again; no baseline moved here */
+    /* A slower call first, faster ones after it, in the same streak: not faster only. */
+    ck_assert_int_eq(feed(&d, &defaults, slow_then_fast, NEVER), CACORE_DRIFT_DRIFTING);
+    ck_assert_int_eq(d.streak_faster, 0);
     ck_assert_int_eq(feed(&d, &defaults, fast, NEVER), CACORE_DRIFT_RECALIBRATE);
 }
 END_TEST
@@ -203,6 +236,34 @@ START_TEST(bad_input_is_refused)
 }
 END_TEST
 
+START_TEST(recalibration_takes_what_got_slower)
+{
+    double lat, bw;
+
+    /* Read faster alone than in the first calibration's crowd: both old values stay. */
+    lat = 1e-4, bw = 4e6;
+    ck_assert_int_eq(cacore_drift_merge_pair(0.2, 2e-4, 1e6, &lat, &bw), 0);
+    ck_assert(lat == 2e-4 && bw == 1e6);
+    /* Within the threshold either way: the old values stay. */
+    lat = 2.3e-4, bw = 0.85e6;
+    ck_assert_int_eq(cacore_drift_merge_pair(0.2, 2e-4, 1e6, &lat, &bw), 0);
+    ck_assert(lat == 2e-4 && bw == 1e6);
+    /* A link 5x slower: its bandwidth is taken, its unchanged latency is not. */
+    lat = 2.1e-4, bw = 0.2e6;
+    ck_assert_int_eq(cacore_drift_merge_pair(0.2, 2e-4, 1e6, &lat, &bw), 1);
+    ck_assert(lat == 2e-4 && bw == 0.2e6);
+    /* A latency 3x higher is taken on its own. */
+    lat = 6e-4, bw = 1.5e6;
+    ck_assert_int_eq(cacore_drift_merge_pair(0.2, 2e-4, 1e6, &lat, &bw), 1);
+    ck_assert(lat == 6e-4 && bw == 1e6);
+    /* No usable old value: the measurement is taken. */
+    lat = 1e-4, bw = 4e6;
+    ck_assert_int_eq(cacore_drift_merge_pair(0.2, 0.0 / 0.0, 0.0, &lat, &bw), 1);
+    ck_assert(lat == 1e-4 && bw == 4e6);
+    ck_assert_int_eq(cacore_drift_merge_pair(0.2, 1e-4, 1e6, NULL, &bw), 0);
+}
+END_TEST
+
 static double flat_lat(int i, int j, void *ctx)
 {
     (void) i, (void) j, (void) ctx;
@@ -268,13 +329,15 @@ int main(void)
     TCase *tc = tcase_create("drift");
     tcase_add_test(tc, baseline_then_steady);
     tcase_add_test(tc, streak_across_batches_triggers_once);
-    tcase_add_test(tc, faster_drifts_too);
+    tcase_add_test(tc, faster_moves_the_baseline);
+    tcase_add_test(tc, faster_and_slower_streak_recalibrates);
     tcase_add_test(tc, calm_call_breaks_the_streak);
     tcase_add_test(tc, one_batch_of_contention_is_not_drift);
     tcase_add_test(tc, interval_holds_then_allows);
     tcase_add_test(tc, threshold_zero_is_off);
     tcase_add_test(tc, small_calls_not_watched);
     tcase_add_test(tc, bad_input_is_refused);
+    tcase_add_test(tc, recalibration_takes_what_got_slower);
     tcase_add_test(tc, plan_node_pairs);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);

@@ -697,8 +697,15 @@ static void decide(calib_t *x, report_t **rep, verdict_t *v, size_t *vlen)
                              map->hosts[i], map->hosts[j]);
                     return;
                 }
-                x->L[i * n + j] = lat[j];
-                x->B[i * n + j] = bw[j];
+                double l = lat[j], b = bw[j];
+                if (NULL != x->again) {
+                    /* A recalibration takes what got slower (docs/drift.md). */
+                    x->again->directions++;
+                    x->again->slower += (size_t) cacore_drift_merge_pair(
+                        c->recalibrate_threshold, x->L[i * n + j], x->B[i * n + j], &l, &b);
+                }
+                x->L[i * n + j] = l;
+                x->B[i * n + j] = b;
                 x->known[i * n + j] = 1;
             }
         }

@@ -64,13 +64,17 @@ void mca_coll_cloudaware_netview_free(mca_coll_cloudaware_netview_t *net);
 /* A recalibration (coll_cloudaware_drift.c): the calibration protocol again over a READY
  * communicator, measuring pairs[i * nnodes + j] (symmetric, in node-map order) whatever the
  * store and the cache know (start message over the PML). On READY the communicator's matrix,
- * the process store and the cache entry take the new values and ok is set; on failure nothing
+ * the process store and the cache entry take the new values that are slower than the old
+ * (cacore_drift_merge_pair) and ok is set; on failure nothing
  * changes (not even the failed node sets: the communicator keeps its matrix) and why says why.
  * Like a calibration, the verdict is rank 0's, so ok is the same on every rank. */
 typedef struct {
     const unsigned char *pairs;
     bool ok;
     size_t measured;      /* unordered pairs measured */
+    size_t directions;    /* rank 0: ordered pairs measured */
+    size_t slower;        /* rank 0: of them, measured slower and taken (cacore_drift_merge_pair;
+                           * the others keep their values) */
     char why[256];
 } mca_coll_cloudaware_recal_t;
 bool mca_coll_cloudaware_recalibrate(mca_coll_cloudaware_module_t *m,

@@ -442,10 +442,12 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                   OPAL_INFO_LVL_4, &c->trial_peer);
     register_double("recalibrate_threshold",
                     "Drift detection: a blocking call run as a plan drifts when its time (slowest "
-                    "rank) differs from the plan's baseline (the median of its first "
+                    "rank) differs from the plan's baseline (the median of its second batch of "
                     "coll_cloudaware_recalibrate_calls timed calls) by more than this fraction, "
-                    "either way (default 0.2, as CMPI; 0 = no drift detection, no extra "
-                    "messages). Must be the same on every rank.",
+                    "either way; two batches' worth in a row recalibrate, or move the baseline "
+                    "when all were faster; a recalibration takes only the pair values that "
+                    "measured worse by more than it (default 0.2, as CMPI; 0 = no drift "
+                    "detection, no extra messages). Must be the same on every rank.",
                     OPAL_INFO_LVL_4, &c->recalibrate_threshold);
     register_int("recalibrate_calls",
                  "Drift detection: the number of calls whose times the ranks agree on at once "

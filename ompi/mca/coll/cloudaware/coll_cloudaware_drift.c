@@ -91,7 +91,7 @@ static void trigger(mca_coll_cloudaware_module_t *m, struct ompi_communicator_t 
     m->drift_pairs = pairs;
     snprintf(m->drift_why, sizeof(m->drift_why),
              "%s of %zu bytes (root %d) took %.3g s (median of %d calls, slowest rank) against "
-             "%.3g s at first (x%.2f; threshold %g)", cacore_coll_name(d->coll),
+             "a baseline of %.3g s (x%.2f; threshold %g)", cacore_coll_name(d->coll),
              (size_t) 1 << d->bytes_class, d->root, d->policy.last_s,
              mca_coll_cloudaware_component.recalibrate_calls, d->policy.baseline_s,
              d->policy.last_s / d->policy.baseline_s,
@@ -106,6 +106,7 @@ void mca_coll_cloudaware_drift_stop(mca_coll_cloudaware_module_t *m,
     cacore_drift_params_t p = params();
     double agreed[CACORE_DRIFT_MAX_CALLS + 1];
     cacore_drift_verdict_t verdict;
+    double before;
     char err[256];
     int rc;
 
@@ -129,6 +130,7 @@ void mca_coll_cloudaware_drift_stop(mca_coll_cloudaware_module_t *m,
                             "(%d); this batch is skipped", comm->c_name, rc);
         return;
     }
+    before = d->policy.baseline_s;
     if (CACORE_OK != cacore_drift_observe(&d->policy, &p, agreed, agreed[p.calls], &verdict,
                                           err, sizeof(err))) {
         opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
@@ -138,13 +140,17 @@ void mca_coll_cloudaware_drift_stop(mca_coll_cloudaware_module_t *m,
     }
     if (0 == ompi_comm_rank(comm) && CACORE_DRIFT_STEADY != verdict
         && CACORE_DRIFT_WARMUP != verdict) {
-        opal_output_verbose(CACORE_DRIFT_BASELINE == verdict ? CLOUDAWARE_VERBOSE_SELECT
-                                                             : CLOUDAWARE_VERBOSE_CALL,
+        opal_output_verbose(CACORE_DRIFT_BASELINE == verdict || CACORE_DRIFT_REBASELINE == verdict
+                                ? CLOUDAWARE_VERBOSE_SELECT : CLOUDAWARE_VERBOSE_CALL,
                             c->output, "coll:cloudaware: drift check of %s of %zu bytes on %s: "
                             "%.3g s (median of %d calls) against %.3g s; %s",
                             cacore_coll_name(d->coll), (size_t) 1 << d->bytes_class,
-                            comm->c_name, d->policy.last_s, p.calls, d->policy.baseline_s,
+                            comm->c_name, d->policy.last_s, p.calls,
+                            before > 0.0 ? before : d->policy.baseline_s,
                             CACORE_DRIFT_BASELINE == verdict ? "the baseline"
+                            : CACORE_DRIFT_REBASELINE == verdict
+                                ? "faster for two batches' worth of calls: the new baseline, "
+                                  "nothing measured"
                             : CACORE_DRIFT_DRIFTING == verdict ? "drifting"
                             : CACORE_DRIFT_HELD == verdict
                                 ? "drifted, but the last recalibration is too recent"
@@ -185,8 +191,10 @@ bool mca_coll_cloudaware_drift_recalibrate(mca_coll_cloudaware_module_t *m,
         if (ok) {
             opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
                                 "coll:cloudaware: drift on %s: %s; recalibrated %zu node pairs "
-                                "in %.3g s; plans decided again: %s", comm->c_name,
-                                m->drift_why, again.measured, seconds, rebuilt);
+                                "in %.3g s, %zu of %zu directions slower (taken; the others "
+                                "keep their values); plans decided again: %s", comm->c_name,
+                                m->drift_why, again.measured, seconds, again.slower,
+                                again.directions, rebuilt);
         } else {
             opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
                                 "coll:cloudaware: drift on %s: %s; recalibration failed after "

@@ -1347,6 +1347,16 @@ cacore_status_t cacore_drift_observe(cacore_drift_t *d, const cacore_drift_param
     });
 }
 
+int cacore_drift_merge_pair(double threshold, double old_latency_s, double old_bandwidth_Bps,
+                            double *latency_s, double *bandwidth_Bps)
+{
+    if (latency_s == nullptr || bandwidth_Bps == nullptr) {
+        return 0;
+    }
+    return cacore::drift_merge_pair(threshold, old_latency_s, old_bandwidth_Bps, *latency_s,
+                                    *bandwidth_Bps) ? 1 : 0;
+}
+
 int cacore_drift_watches(const cacore_drift_params_t *p, size_t class_bytes)
 {
     return p != nullptr && cacore::drift_watches(*p, class_bytes) ? 1 : 0;

@@ -654,7 +654,8 @@ void cacore_trial_book_free(cacore_trial_book_t *b);
  * first batch warms up, the second is the plan's baseline (its median), and a call drifts when
  * its time differs from the baseline by more than threshold (|t / baseline - 1| > threshold).
  * 2 x `calls` drifting calls in a row (two batches' worth) ask for a recalibration, at most one
- * per interval_s seconds per communicator. The
+ * per interval_s seconds per communicator, unless every one of them was faster than the baseline:
+ * then the baseline moves to the last batch's median (nothing measured). The
  * baseline is the plan's own measured time, not the model's prediction: what is detected is a
  * change of the network, whatever the model's absolute error. */
 #define CACORE_DRIFT_MAX_CALLS 16
@@ -668,6 +669,7 @@ typedef struct {
     int warm;             /* the warm-up batch has been seen */
     double baseline_s;    /* median of the plan's second batch; 0 until known */
     int streak;           /* drifting calls in a row so far (at most 2 x calls) */
+    int streak_faster;    /* 1 when every call of the streak was faster than the baseline */
     double last_s;        /* median of the last batch */
 } cacore_drift_t;
 typedef enum {
@@ -676,7 +678,9 @@ typedef enum {
     CACORE_DRIFT_BASELINE,      /* this batch set the baseline */
     CACORE_DRIFT_DRIFTING,      /* a streak runs, shorter than 2 x calls */
     CACORE_DRIFT_HELD,          /* a full streak, but the last recalibration is too recent */
-    CACORE_DRIFT_RECALIBRATE    /* a full streak: recalibrate (the streak starts again) */
+    CACORE_DRIFT_RECALIBRATE,   /* a full streak: recalibrate (the streak starts again) */
+    CACORE_DRIFT_REBASELINE     /* a full streak of faster calls only: the last batch's median
+                                 * is the new baseline (the streak starts again) */
 } cacore_drift_verdict_t;
 /* A fresh state (no baseline). */
 void cacore_drift_init(cacore_drift_t *d);
@@ -689,6 +693,16 @@ cacore_status_t cacore_drift_check_params(const cacore_drift_params_t *p, char *
 cacore_status_t cacore_drift_observe(cacore_drift_t *d, const cacore_drift_params_t *p,
                                      const double *times, double since_last_s,
                                      cacore_drift_verdict_t *out, char *err, size_t errlen);
+/* A recalibration's new measurement of one ordered node pair against the matrix's values
+ * (docs/drift.md, "What a recalibration takes"): *latency_s and *bandwidth_Bps hold the new
+ * measurement and receive what the matrix keeps. The bandwidth is taken only when it fell below
+ * (1 - threshold) x the old, the latency only when it rose above (1 + threshold) x the old;
+ * otherwise the old value stays (a recalibration measures a few pairs at a time, so a pair whose
+ * first calibration shared its way with others' reads faster alone without having changed).
+ * An old value that is not a finite positive bandwidth (finite >= 0 latency) is replaced.
+ * Returns 1 when either value was taken, else 0. */
+int cacore_drift_merge_pair(double threshold, double old_latency_s, double old_bandwidth_Bps,
+                            double *latency_s, double *bandwidth_Bps);
 /* 1 when calls of the size class starting at class_bytes are watched for drift (detection on and
  * class_bytes >= p->min_bytes), else 0. Small calls are left alone: their times are the
  * software's and the host's, not the network's, which recalibration measures, and the agreement

@@ -7,7 +7,8 @@
 // each (one allreduce) and hand them here. The first batch warms up, the second is the plan's
 // baseline (its median); a call drifts when its time differs from the baseline by more than
 // `threshold` (relative, either way); 2 x `calls` drifting calls in a row (two batches' worth) ask
-// for a recalibration, at most one per `interval_s` seconds. Pure: the timing, the agreement and the recalibration are coll_cloudaware_drift.c's.
+// for a recalibration, at most one per `interval_s` seconds, or, when all of them were faster,
+// move the baseline to the last batch's median. Pure: the timing, the agreement and the recalibration are coll_cloudaware_drift.c's.
 #ifndef CACORE_DRIFT_HPP
 #define CACORE_DRIFT_HPP
 
@@ -35,6 +36,12 @@ bool drift_watches(const cacore_drift_params_t &p, size_t class_bytes);
 // value when there was none). Updates d and says what to do.
 cacore_drift_verdict_t drift_observe(cacore_drift_t &d, const cacore_drift_params_t &p,
                                      const std::vector<double> &times, double since_last_s);
+
+// A recalibration's new measurement of one ordered pair against the old (cacore_drift_merge_pair):
+// the bandwidth taken only when lower than (1 - threshold) x the old, the latency only when
+// higher than (1 + threshold) x the old. Returns true when either was taken.
+bool drift_merge_pair(double threshold, double old_latency_s, double old_bandwidth_Bps,
+                      double &latency_s, double &bandwidth_Bps);
 
 }  // namespace cacore
 #endif
