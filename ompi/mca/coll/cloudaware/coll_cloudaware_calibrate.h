@@ -65,8 +65,8 @@ void mca_coll_cloudaware_netview_free(mca_coll_cloudaware_netview_t *net);
  * communicator, measuring pairs[i * nnodes + j] (symmetric, in node-map order) whatever the
  * store and the cache know (start message over the PML). On READY the communicator's matrix,
  * the process store and the cache entry take the new values that are slower than the old
- * (cacore_drift_merge_pair) and ok is set; on failure nothing
- * changes (not even the failed node sets: the communicator keeps its matrix) and why says why.
+ * (cacore_drift_merge_pair) and ok is set; on failure nothing changes (not even the failed node
+ * sets: the communicator keeps its matrix) and why says why.
  * Like a calibration, the verdict is rank 0's, so ok is the same on every rank. */
 typedef struct {
     const unsigned char *pairs;

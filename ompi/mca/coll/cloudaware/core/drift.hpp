@@ -8,7 +8,8 @@
 // baseline (its median); a call drifts when its time differs from the baseline by more than
 // `threshold` (relative, either way); 2 x `calls` drifting calls in a row (two batches' worth) ask
 // for a recalibration, at most one per `interval_s` seconds, or, when all of them were faster,
-// move the baseline to the last batch's median. Pure: the timing, the agreement and the recalibration are coll_cloudaware_drift.c's.
+// move the baseline to the last batch's median. Pure: the timing, the agreement and the
+// recalibration are coll_cloudaware_drift.c's.
 #ifndef CACORE_DRIFT_HPP
 #define CACORE_DRIFT_HPP
 
