@@ -36,6 +36,15 @@ static void warm(cacore_drift_t *d, const cacore_drift_params_t *p)
     ck_assert(d->baseline_s == 0.0);
 }
 
+/* A fresh state, warmed up, whose second batch (three calls of 1 s) set a baseline of 1 s. */
+static void at_baseline_one(cacore_drift_t *d)
+{
+    const double base[] = { 1.0, 1.0, 1.0 };
+
+    warm(d, &defaults);
+    ck_assert_int_eq(feed(d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
+}
+
 START_TEST(baseline_then_steady)
 {
     cacore_drift_t d;
@@ -56,15 +65,13 @@ END_TEST
 START_TEST(streak_across_batches_triggers_once)
 {
     cacore_drift_t d;
-    const double base[] = { 1.0, 1.0, 1.0 };
     /* A link 5x slower from the second call of a batch on: a streak of 2, carried over; the
      * full streak is 2 x 3 calls, reached within the third batch. */
     const double change[] = { 1.1, 5.0, 5.2 };
     const double slow[] = { 5.1, 4.9, 5.0 };
     const double slower[] = { 5.3, 5.2, 5.1 };
 
-    warm(&d, &defaults);
-    ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
+    at_baseline_one(&d);
     ck_assert_int_eq(feed(&d, &defaults, change, NEVER), CACORE_DRIFT_DRIFTING);
     ck_assert_int_eq(d.streak, 2);
     ck_assert_int_eq(feed(&d, &defaults, slow, NEVER), CACORE_DRIFT_DRIFTING);
@@ -80,13 +87,11 @@ END_TEST
 START_TEST(faster_moves_the_baseline)
 {
     cacore_drift_t d;
-    const double base[] = { 1.0, 1.0, 1.0 };
     const double fast[] = { 0.5, 0.5, 0.79 };   /* 0.79: 21 % faster is beyond 20 % */
     const double faster[] = { 0.45, 0.4, 0.5 };
     const double slow[] = { 0.9, 0.9, 0.9 };    /* the old baseline's speed: 2x the new one */
 
-    warm(&d, &defaults);
-    ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
+    at_baseline_one(&d);
     ck_assert_int_eq(feed(&d, &defaults, fast, NEVER), CACORE_DRIFT_DRIFTING);
     ck_assert_int_eq(d.streak_faster, 1);
     /* Two batches' worth of faster calls: the last batch's median is the baseline, nothing is
@@ -105,13 +110,11 @@ END_TEST
 START_TEST(faster_and_slower_streak_recalibrates)
 {
     cacore_drift_t d;
-    const double base[] = { 1.0, 1.0, 1.0 };
     const double fast[] = { 0.5, 0.5, 0.5 };
     const double mixed[] = { 0.5, 2.0, 0.5 };   /* every call drifts, one of them slower */
     const double slow_then_fast[] = { 2.0, 0.5, 0.5 };
 
-    warm(&d, &defaults);
-    ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
+    at_baseline_one(&d);
     ck_assert_int_eq(feed(&d, &defaults, fast, NEVER), CACORE_DRIFT_DRIFTING);
     ck_assert_int_eq(feed(&d, &defaults, mixed, NEVER), CACORE_DRIFT_RECALIBRATE);
     ck_assert(d.baseline_s == 1.0);   /* a recalibration decides again; no baseline moved here */
@@ -125,12 +128,10 @@ END_TEST
 START_TEST(calm_call_breaks_the_streak)
 {
     cacore_drift_t d;
-    const double base[] = { 1.0, 1.0, 1.0 };
     const double spiky[] = { 3.0, 3.0, 1.1 };   /* two slow calls, then a normal one */
     const double spiky2[] = { 3.0, 1.0, 3.0 };
 
-    warm(&d, &defaults);
-    ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
+    at_baseline_one(&d);
     ck_assert_int_eq(feed(&d, &defaults, spiky, NEVER), CACORE_DRIFT_STEADY);
     ck_assert_int_eq(feed(&d, &defaults, spiky2, NEVER), CACORE_DRIFT_DRIFTING);
     ck_assert_int_eq(d.streak, 1);
@@ -140,14 +141,12 @@ END_TEST
 START_TEST(one_batch_of_contention_is_not_drift)
 {
     cacore_drift_t d;
-    const double base[] = { 1.0, 1.0, 1.0 };
     /* A batch of 3 calls 3x slower (other processes took the ranks' cores), then a call at the
      * baseline's speed: the streak ends short of 6, whatever comes next. */
     const double contended[] = { 3.0, 2.9, 3.1 };
     const double over[] = { 1.05, 3.0, 3.0 };
 
-    warm(&d, &defaults);
-    ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
+    at_baseline_one(&d);
     for (int k = 0; k < 4; k++) {
         ck_assert_int_eq(feed(&d, &defaults, contended, NEVER), CACORE_DRIFT_DRIFTING);
         ck_assert_int_eq(feed(&d, &defaults, over, NEVER), CACORE_DRIFT_DRIFTING);
@@ -159,11 +158,9 @@ END_TEST
 START_TEST(interval_holds_then_allows)
 {
     cacore_drift_t d;
-    const double base[] = { 1.0, 1.0, 1.0 };
     const double slow[] = { 2.0, 2.0, 2.0 };
 
-    warm(&d, &defaults);
-    ck_assert_int_eq(feed(&d, &defaults, base, NEVER), CACORE_DRIFT_BASELINE);
+    at_baseline_one(&d);
     ck_assert_int_eq(feed(&d, &defaults, slow, 10.0), CACORE_DRIFT_DRIFTING);
     /* 10 s after the last recalibration, 60 s interval: held, the streak kept full. */
     ck_assert_int_eq(feed(&d, &defaults, slow, 10.0), CACORE_DRIFT_HELD);

@@ -700,7 +700,6 @@ static void decide(calib_t *x, report_t **rep, verdict_t *v, size_t *vlen)
                 double l = lat[j], b = bw[j];
                 if (NULL != x->again) {
                     /* A recalibration takes what got slower (docs/drift.md). */
-                    x->again->directions++;
                     x->again->slower += (size_t) cacore_drift_merge_pair(
                         c->recalibrate_threshold, x->L[i * n + j], x->B[i * n + j], &l, &b);
                 }

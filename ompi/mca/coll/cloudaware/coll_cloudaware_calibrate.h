@@ -71,10 +71,9 @@ void mca_coll_cloudaware_netview_free(mca_coll_cloudaware_netview_t *net);
 typedef struct {
     const unsigned char *pairs;
     bool ok;
-    size_t measured;      /* unordered pairs measured */
-    size_t directions;    /* rank 0: ordered pairs measured */
-    size_t slower;        /* rank 0: of them, measured slower and taken (cacore_drift_merge_pair;
-                           * the others keep their values) */
+    size_t measured;      /* unordered pairs measured (both directions of each) */
+    size_t slower;        /* rank 0: directions measured slower and taken
+                           * (cacore_drift_merge_pair; the others keep their values) */
     char why[256];
 } mca_coll_cloudaware_recal_t;
 bool mca_coll_cloudaware_recalibrate(mca_coll_cloudaware_module_t *m,

@@ -194,7 +194,7 @@ bool mca_coll_cloudaware_drift_recalibrate(mca_coll_cloudaware_module_t *m,
                                 "in %.3g s, %zu of %zu directions slower (taken; the others "
                                 "keep their values); plans decided again: %s", comm->c_name,
                                 m->drift_why, again.measured, seconds, again.slower,
-                                again.directions, rebuilt);
+                                2 * again.measured, rebuilt);
         } else {
             opal_output_verbose(CLOUDAWARE_VERBOSE_WARN, c->output,
                                 "coll:cloudaware: drift on %s: %s; recalibration failed after "
