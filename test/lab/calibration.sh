@@ -12,7 +12,8 @@
 #      creates 200 communicators (dup, split by parity, split by node): exactly one measurement;
 #      every ordered pair's bandwidth is compared with what the configured network gives THIS
 #      traffic pattern (the tournament reference below); asymmetric pairs must keep their
-#      direction; the hierarchy built from the dump (cloudaware-plan show) must group the racks.
+#      direction; the hierarchy built from the dump (cloudaware-plan show) must group the racks;
+#      every configured node cap (ingress, egress) must be measured within the tolerance.
 #   2. the same with concurrency 1 (one pair at a time): compared with `lab matrix` (each pair
 #      alone), asymmetric pairs must keep their direction.
 #   3. a first run with a cache directory measures, a second one does not.
@@ -221,6 +222,32 @@ if took is not None and model_s:
     print("  calibration took %.1f s; cost model %.1f s (%d rounds, %d B x %d, latency reps %d, "
           "RTT %.0f us)" % (took, model_s, m - 1, size, bwreps, reps, 1e6 * rtt))
 
+# Node capacity (docs/calibration.md, "Node capacity and per-message overhead"): every configured
+# ingress or egress cap must be measured within the tolerance; caps the component reports on other
+# hosts are printed (a fan across a shared uplink can pass for one), not judged.
+caps_bad = []
+nodes = [l for l in open(os.environ["RUNLOG"]) if "calibration nodes of MPI_COMM_WORLD" in l]
+if conc == 0:
+    props = {}
+    for item in (nodes[0].split("KiB): ", 1)[1].split("; ") if nodes else []):
+        name, vals = item.split()
+        e, i = vals.split("/")[:2]
+        props[name] = (e, i)
+    seen = []
+    for k in range(n):
+        for what, conf, got in (("egress", t.egress.get(h[k]), props.get(hosts[k], ("?", "?"))[0]),
+                                ("ingress", t.ingress.get(h[k]), props.get(hosts[k], ("?", "?"))[1])):
+            mbs = None if got in ("-", "?") else float(got)
+            if conf:
+                ok = mbs is not None and abs(mbs - conf / 8e6) <= tol * conf / 8e6
+                print("  %s cap of %s: configured %.2f MB/s, measured %s%s"
+                      % (what, hosts[k], conf / 8e6, got, "" if ok else "  <-- beyond tolerance"))
+                if not ok:
+                    caps_bad.append(hosts[k])
+            elif mbs is not None:
+                seen.append("%s %s %.3g" % (hosts[k], what, mbs))
+    print("  caps measured on hosts configured without one: %s" % (", ".join(seen) or "none"))
+
 # The hierarchy built from the dump, and (for comparison) from the reference itself: the
 # reference matrix is written next to the table, with the measured latencies.
 refpath = log.replace(".table.txt", "") + ".reference.matrix"
@@ -251,7 +278,7 @@ def hierarchy(path, what):
 
 grouped = hierarchy(dump, "measured matrix")
 hierarchy(refpath, "reference")
-sys.exit(1 if bad or asym_ok != asym_n or (need_racks and not grouped) else 0)
+sys.exit(1 if bad or caps_bad or asym_ok != asym_n or (need_racks and not grouped) else 0)
 PY
 
 for topo in "${topos[@]}"; do

@@ -304,11 +304,34 @@ static bool fan_split(int m, const int *peers, const double *rate, size_t total,
 
 /* A fan's capacity from its time t: without a node cap its flows end together after
  * `expect` (each chunk at its pair's rate); clearly slower is a cap of the node, whose rate
- * is bytes / t. 0 = no cap seen. */
-static double fan_cap(size_t bytes, double t, double expect)
+ * is bytes / t, but never below `fastest`, the fan's fastest pair rate: the node moved that
+ * much with that pair alone. 0 = no cap seen. */
+static double fan_cap(size_t bytes, double t, double expect, double fastest)
 {
-    return (expect > 0.0 && expect < CLOUDAWARE_CAP_RATIO * t) ? (double) bytes / t : 0.0;
+    if (!(expect > 0.0 && expect < CLOUDAWARE_CAP_RATIO * t)) {
+        return 0.0;
+    }
+    return (double) bytes / t > fastest ? (double) bytes / t : fastest;
 }
+
+/* Whether a fan runs again after a run of time t (the fastest so far: best, the one before:
+ * prev, 0 for the first): not when the fastest shows no cap, nor when the last two runs agree
+ * within CLOUDAWARE_FAN_AGREE (a cap, seen twice alike; a stall does not repeat itself). */
+static bool fan_again(size_t bytes, double t, double prev, double best, double expect,
+                      double fastest)
+{
+    double lo = t < prev ? t : prev, hi = t < prev ? prev : t;
+
+    if (0.0 == fan_cap(bytes, best, expect, fastest)) {
+        return false;
+    }
+    return !(prev > 0.0 && hi - lo <= CLOUDAWARE_FAN_AGREE * lo);
+}
+
+/* Go messages of node k's fans to the other leaders (8 bytes): the size of the chunk to send k
+ * at once (its ingress fan; 0 = an empty message), or one of these two. */
+#define FAN_GO_EGRESS UINT64_MAX         /* take k's egress chunk (or nothing) again, acknowledge */
+#define FAN_GO_END (UINT64_MAX - 1)      /* k's fans are done */
 
 /* This node sends chunks[j] bytes of big to every other leader j at once (0: an empty message),
  * then takes every leader's acknowledgement. *t: the time it took. reqs: n request slots. */
@@ -469,6 +492,168 @@ static int burst_probe(meas_ctx_t *x, int k, mca_coll_cloudaware_row_t *row, cha
     return CACORE_MEAS_OK;
 }
 
+/* Sends every other leader the go message `what` (node_fans). */
+static int send_go(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *go, uint64_t what)
+{
+    int n = x->map->nnodes, me = x->map->my_node, rc;
+
+    memcpy(go, &what, sizeof(what));
+    for (int j = 0; j < n; j++) {
+        if (j != me && CACORE_MEAS_OK != (rc = xfer(x, j, go, sizeof(what), NULL, 0))) {
+            row->peer = j;
+            return rc;
+        }
+    }
+    return CACORE_MEAS_OK;
+}
+
+/* This node's ingress fan: every other leader j gets a go message with chunks[j] (0 = an empty
+ * message) and sends that many bytes at once, its rate to this node in front; they land at
+ * successive offsets of big. *t: the time it took. reqs: n request slots. */
+static int fan_in(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big, const size_t *chunks,
+                  ompi_request_t **reqs, char *go, char *ackr, double *t)
+{
+    int n = x->map->nnodes, me = x->map->my_node, rc;
+    size_t off = 0;
+    double t0 = mca_coll_cloudaware_now();
+
+    for (int j = 0; j < n; j++) {
+        uint64_t sz = (uint64_t) chunks[j];
+        reqs[j] = MPI_REQUEST_NULL;
+        if (j == me) {
+            continue;
+        }
+        memcpy(go, &sz, sizeof(sz));
+        if (CACORE_MEAS_OK != (rc = xfer(x, j, go, sizeof(sz), NULL, 0))) {
+            (void) wait_all(x, reqs, j);   /* the receives posted: done or parked */
+            row->peer = j;
+            return rc;
+        }
+        if (OMPI_SUCCESS != MCA_PML_CALL(irecv(chunks[j] > 0 ? big + off : ackr, chunks[j],
+                                               MPI_BYTE, x->map->leaders[j],
+                                               CLOUDAWARE_TAG_CALIBRATE, x->comm, &reqs[j]))) {
+            (void) wait_all(x, reqs, j);   /* the ones posted: done or parked */
+            return CACORE_MEAS_ERROR;
+        }
+        off += chunks[j];
+    }
+    if (CACORE_MEAS_OK != (rc = wait_all(x, reqs, n))) {
+        return rc;
+    }
+    *t = mca_coll_cloudaware_now() - t0;
+    return CACORE_MEAS_OK;
+}
+
+/* Steps (1) and (2) of the capacity phase below, on node k itself: its egress fan, then its
+ * ingress fan, each run again while it shows a cap that its last two runs do not agree on
+ * (fan_again), up to CLOUDAWARE_FAN_TRIES times in all, the fastest run counting (a CPU stall of
+ * one side holds up one run, a cap every one); then FAN_GO_END to every other leader. Sets
+ * node[EGRESS] and node[INGRESS]. chunks, reqs: n slots. */
+static int node_fans(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big, size_t total,
+                     size_t *chunks, ompi_request_t **reqs, char *go, char *ackr)
+{
+    int n = x->map->nnodes, me = x->map->my_node, rc, peers[CLOUDAWARE_FAN_PEERS];
+    size_t c[CLOUDAWARE_FAN_PEERS], bytes = 0;
+    int m = fan_peers(n, me, row->bw, peers);
+    bool ok = fan_split(m, peers, row->bw, total, c);
+    double lat = 0.0, t, prev = 0.0, best = INFINITY, expect = 0.0, fastest = 0.0;
+
+    memset(chunks, 0, sizeof(size_t) * (size_t) n);
+    for (int i = 0; ok && i < m; i++) {
+        chunks[peers[i]] = c[i];
+        bytes += c[i];
+        expect = (double) c[i] / row->bw[peers[i]] > expect
+                     ? (double) c[i] / row->bw[peers[i]] : expect;
+        lat = row->lat[peers[i]] > lat ? row->lat[peers[i]] : lat;
+        fastest = row->bw[peers[i]] > fastest ? row->bw[peers[i]] : fastest;
+    }
+    /* Egress (zero-byte messages only, when a rate is unknown: the others still follow the
+     * protocol); the others take the first run unasked, each later one after FAN_GO_EGRESS. */
+    for (int run = 0; run < CLOUDAWARE_FAN_TRIES; run++) {
+        if ((run > 0 && CACORE_MEAS_OK != (rc = send_go(x, row, go, FAN_GO_EGRESS)))
+            || CACORE_MEAS_OK != (rc = fan_out(x, row, big, chunks, reqs, ackr, &t))) {
+            return rc;
+        }
+        t -= (lat < 0.5 * t) ? lat : 0.5 * t;
+        best = t < best ? t : best;
+        if (!ok || !fan_again(bytes, t, prev, best, expect, fastest)) {
+            break;
+        }
+        prev = t;
+    }
+    row->node[CACORE_NODE_EGRESS] = ok ? fan_cap(bytes, best, expect, fastest) : 0.0;
+    /* Ingress: sizes follow this node's outbound rates (the inbound ones are the senders'); the
+     * test uses the inbound rates the chunks carry. */
+    best = INFINITY;
+    prev = 0.0;
+    for (int run = 0; run < CLOUDAWARE_FAN_TRIES; run++) {
+        size_t off = 0;
+
+        if (CACORE_MEAS_OK != (rc = fan_in(x, row, big, chunks, reqs, go, ackr, &t))) {
+            return rc;
+        }
+        t -= (lat < 0.5 * t) ? lat : 0.5 * t;
+        best = t < best ? t : best;
+        expect = fastest = 0.0;
+        for (int j = 0; ok && j < n; j++) {   /* the peers' measured rates to this node */
+            double r;
+            if (0 == chunks[j]) {
+                continue;
+            }
+            memcpy(&r, big + off, sizeof(double));
+            off += chunks[j];
+            if (!(isfinite(r) && r > 0.0)) {
+                ok = false;
+                continue;
+            }
+            expect = (double) chunks[j] / r > expect ? (double) chunks[j] / r : expect;
+            fastest = r > fastest ? r : fastest;
+        }
+        if (!ok || !fan_again(bytes, t, prev, best, expect, fastest)) {
+            break;
+        }
+        prev = t;
+    }
+    row->node[CACORE_NODE_INGRESS] = ok ? fan_cap(bytes, best, expect, fastest) : 0.0;
+    return send_go(x, row, go, FAN_GO_END);
+}
+
+/* The other leaders' side of node k's fans (node_fans): take k's egress chunk (or nothing) and
+ * acknowledge, then follow k's go messages until FAN_GO_END: FAN_GO_EGRESS takes the egress
+ * chunk again, a size sends k that many bytes of big with this node's rate to k in front. k sends
+ * at most 2 CLOUDAWARE_FAN_TRIES go messages; more is an error. */
+static int follow_fans(meas_ctx_t *x, int k, mca_coll_cloudaware_row_t *row, char *big,
+                       size_t total, char *go, char *ackr)
+{
+    uint64_t sz = FAN_GO_EGRESS;
+    int rc;
+
+    for (int g = 0; g <= 2 * CLOUDAWARE_FAN_TRIES; g++) {
+        if (FAN_GO_END == sz) {
+            return CACORE_MEAS_OK;
+        }
+        if (FAN_GO_EGRESS == sz) {
+            if (CACORE_MEAS_OK != (rc = xfer(x, k, NULL, 0, big, total))
+                || CACORE_MEAS_OK != (rc = xfer(x, k, ackr, 1, NULL, 0))) {
+                return rc;
+            }
+        } else {
+            sz = sz > total ? total : sz;   /* never beyond the buffer, whatever arrives */
+            if (sz >= sizeof(double)) {
+                memcpy(big, &row->bw[k], sizeof(double));
+            }
+            if (CACORE_MEAS_OK != (rc = xfer(x, k, big, (size_t) sz, NULL, 0))) {
+                return rc;
+            }
+        }
+        if (CACORE_MEAS_OK != (rc = xfer(x, k, NULL, 0, go, sizeof(sz)))) {
+            return rc;
+        }
+        memcpy(&sz, go, sizeof(sz));
+    }
+    return CACORE_MEAS_ERROR;
+}
+
 /* The capacity phase (docs/calibration.md, "Node capacity and per-message overhead"): for every
  * node k with node_todo[k], in node order and after a barrier of all leaders:
  *   (1) egress: k sends its m fastest measured peers one chunk each at once, sized in proportion
@@ -476,18 +661,20 @@ static int burst_probe(meas_ctx_t *x, int k, mca_coll_cloudaware_row_t *row, cha
  *       total / sum of rates), and a zero-byte message to the other leaders; all acknowledge.
  *   (2) ingress: k sends every leader a go message (the chunk size it is to send, 0 = none),
  *       its m peers send their chunks at once, each with its measured rate to k in front.
+ *       A fan that shows a cap runs again (up to CLOUDAWARE_FAN_TRIES in all, node_fans).
  *   (3) lone samples: k sends a quarter of a bulk transfer to its slowest measured peer alone,
  *       then one to its second slowest (the other leaders get a zero-byte message each time,
  *       and all acknowledge), while nobody else transfers: the pairs' rates without their
  *       rounds' other pairs (docs/calibration.md, "Shared bottlenecks").
  *   (4) burst credit (burst_probe), also with two nodes; (1)-(3) need three.
- * A fan that takes clearly longer than its pairs' rates allow measured a cap of the node:
- * E (or I) = bytes / time. Peers are the fastest paths, the least likely to cross a shared
- * uplink. Chunks total at most `total` bytes (one bulk transfer). */
+ * A fan whose fastest run takes clearly longer than its pairs' rates allow measured a cap of
+ * the node: E (or I) = bytes / time, at least the fan's fastest pair rate. Peers are the fastest
+ * paths, the least likely to cross a shared uplink. Chunks total at most `total` bytes (one bulk
+ * transfer). */
 static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cloudaware_row_t *row,
                       char *big, size_t total, char *scratch, char *syncs, char *syncr)
 {
-    int n = x->map->nnodes, me = x->map->my_node, rc, peers[CLOUDAWARE_FAN_PEERS];
+    int n = x->map->nnodes, me = x->map->my_node, rc;
     /* scratch: 16 bytes for the go message (a size), and a byte for acknowledgements */
     char *go = scratch, *ackr = scratch + 16;
     ompi_request_t **reqs = calloc((size_t) n, sizeof(*reqs));
@@ -511,99 +698,14 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
         if (n < 3) {
             /* with one peer a fan is a pair: nothing to tell apart */
         } else if (k == me) {
-            size_t c[CLOUDAWARE_FAN_PEERS], bytes = 0, off = 0;
-            int m = fan_peers(n, me, row->bw, peers);
-            bool ok = fan_split(m, peers, row->bw, total, c);
-            double lat = 0.0, t0, t, expect = 0.0;
-
-            memset(chunks, 0, sizeof(size_t) * (size_t) n);
-            for (int i = 0; ok && i < m; i++) {
-                chunks[peers[i]] = c[i];
-                bytes += c[i];
-                expect = (double) c[i] / row->bw[peers[i]] > expect
-                             ? (double) c[i] / row->bw[peers[i]] : expect;
-                lat = row->lat[peers[i]] > lat ? row->lat[peers[i]] : lat;
-            }
-            /* Egress (zero-byte messages only, when a rate is unknown: the others still
-             * follow the protocol). */
-            if (CACORE_MEAS_OK != (rc = fan_out(x, row, big, chunks, reqs, ackr, &t))) {
-                goto out;
-            }
-            t -= (lat < 0.5 * t) ? lat : 0.5 * t;
-            row->node[CACORE_NODE_EGRESS] = ok ? fan_cap(bytes, t, expect) : 0.0;
-            /* Ingress: the go messages (the chunk size), then the peers' chunks at successive
-             * offsets of big; the other leaders send zero bytes. Sizes follow this node's
-             * outbound rates (the inbound ones are the senders'); the test below uses the
-             * inbound rates the chunks carry. */
-            t0 = mca_coll_cloudaware_now();
-            for (int j = 0; j < n; j++) {
-                uint64_t sz = (uint64_t) chunks[j];
-                reqs[j] = MPI_REQUEST_NULL;
-                if (j == me) {
-                    continue;
-                }
-                memcpy(go, &sz, sizeof(sz));
-                if (CACORE_MEAS_OK != (rc = xfer(x, j, go, sizeof(sz), NULL, 0))) {
-                    (void) wait_all(x, reqs, j);   /* the receives posted: done or parked */
-                    row->peer = j;
-                    goto out;
-                }
-                if (OMPI_SUCCESS != MCA_PML_CALL(irecv(chunks[j] > 0 ? big + off : ackr,
-                                                       chunks[j], MPI_BYTE, x->map->leaders[j],
-                                                       CLOUDAWARE_TAG_CALIBRATE, x->comm,
-                                                       &reqs[j]))) {
-                    (void) wait_all(x, reqs, j);   /* the ones posted: done or parked */
-                    rc = CACORE_MEAS_ERROR;
-                    goto out;
-                }
-                off += chunks[j];
-            }
-            if (CACORE_MEAS_OK != (rc = wait_all(x, reqs, n))) {
-                goto out;
-            }
-            t = mca_coll_cloudaware_now() - t0;
-            t -= (lat < 0.5 * t) ? lat : 0.5 * t;
-            expect = 0.0;
-            off = 0;
-            for (int j = 0; ok && j < n; j++) {   /* the peers' measured rates to this node */
-                double r;
-                if (0 == chunks[j]) {
-                    continue;
-                }
-                memcpy(&r, big + off, sizeof(double));
-                off += chunks[j];
-                if (!(isfinite(r) && r > 0.0)) {
-                    ok = false;
-                } else if ((double) chunks[j] / r > expect) {
-                    expect = (double) chunks[j] / r;
-                }
-            }
-            row->node[CACORE_NODE_INGRESS] = ok ? fan_cap(bytes, t, expect) : 0.0;
-            if (CACORE_MEAS_OK != (rc = lone_sample(x, row, big, total / (2 * CLOUDAWARE_LONE_SAMPLES), chunks,
-                                                     reqs, ackr))) {
+            if (CACORE_MEAS_OK != (rc = node_fans(x, row, big, total, chunks, reqs, go, ackr))
+                || CACORE_MEAS_OK != (rc = lone_sample(x, row, big,
+                                                        total / (2 * CLOUDAWARE_LONE_SAMPLES),
+                                                        chunks, reqs, ackr))) {
                 goto out;
             }
         } else {
-            uint64_t sz;
-            /* Egress of k: take its message (a chunk or nothing), acknowledge. */
-            if (CACORE_MEAS_OK != (rc = xfer(x, k, NULL, 0, big, total))
-                || CACORE_MEAS_OK != (rc = xfer(x, k, ackr, 1, NULL, 0))) {
-                row->peer = k;
-                goto out;
-            }
-            /* Ingress of k: its go (a size), then that many bytes, my rate to k in front. */
-            if (CACORE_MEAS_OK != (rc = xfer(x, k, NULL, 0, go, sizeof(sz)))) {
-                row->peer = k;
-                goto out;
-            }
-            memcpy(&sz, go, sizeof(sz));
-            if (sz > total) {
-                sz = total;   /* never beyond the buffer, whatever arrives */
-            }
-            if (sz >= sizeof(double)) {
-                memcpy(big, &row->bw[k], sizeof(double));
-            }
-            if (CACORE_MEAS_OK != (rc = xfer(x, k, big, (size_t) sz, NULL, 0))) {
+            if (CACORE_MEAS_OK != (rc = follow_fans(x, k, row, big, total, go, ackr))) {
                 row->peer = k;
                 goto out;
             }

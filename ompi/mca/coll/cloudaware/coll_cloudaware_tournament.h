@@ -29,6 +29,11 @@ typedef struct {
 #define CLOUDAWARE_FAN_PEERS 3
 /* A fan's aggregate rate below this fraction of the sum of its pairs' rates is a node cap. */
 #define CLOUDAWARE_CAP_RATIO 0.8
+/* Runs of a fan at most: one that shows a cap runs again until two runs in a row agree within
+ * CLOUDAWARE_FAN_AGREE (relative), the fastest counts (docs/calibration.md, "Node capacity and
+ * per-message overhead"). */
+#define CLOUDAWARE_FAN_TRIES 3
+#define CLOUDAWARE_FAN_AGREE 0.1
 /* Lone samples per node (its slowest measured peers, one after the other, a quarter of a bulk
  * transfer each); the faster is kept (docs/calibration.md, "Shared bottlenecks"). */
 #define CLOUDAWARE_LONE_SAMPLES 2
