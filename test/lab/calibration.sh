@@ -235,8 +235,8 @@ if conc == 0:
         props[name] = (e, i)
     seen = []
     for k in range(n):
-        for what, conf, got in (("egress", t.egress.get(h[k]), props.get(hosts[k], ("?", "?"))[0]),
-                                ("ingress", t.ingress.get(h[k]), props.get(hosts[k], ("?", "?"))[1])):
+        e, i = props.get(hosts[k], ("?", "?"))
+        for what, conf, got in (("egress", t.egress.get(h[k]), e), ("ingress", t.ingress.get(h[k]), i)):
             mbs = None if got in ("-", "?") else float(got)
             if conf:
                 ok = mbs is not None and abs(mbs - conf / 8e6) <= tol * conf / 8e6
