@@ -15,6 +15,7 @@
 #include "hierarchy.hpp"
 #include "layout.hpp"
 #include "matrix_io.hpp"
+#include "median.hpp"
 #include "montecarlo.hpp"
 #include "names.hpp"
 #include "patterns.hpp"
@@ -53,6 +54,7 @@ std::string usage()
            "                           [--asymmetry A] [--seed S] [--placement random|contiguous] -o FILE\n"
            "  cloudaware-plan show --matrix FILE [--size BYTES] [--k K] [--tspan T]\n"
            "                       [--format text|json|dot] [--heatmap FILE.svg|FILE.png]\n"
+           "                       [--reference FILE]\n"
            "  cloudaware-plan plan --matrix FILE --op OP --root R --size BYTES [--format text|json|dot]\n"
            "                       [--ranks-per-node P | --rank-nodes i,j,...] [--algo ALGO]\n"
            "                       [--pattern NODE,GROUP,TOP] [--segment BYTES] [--lanes K] [--k K]\n"
@@ -346,6 +348,80 @@ void show_bottlenecks(const Matrix &m)
             }
         }
     }
+    // The pairs behind a shared capacity that were sampled alone: they run at that rate, not at
+    // the factor times their round's rate.
+    for (int k = 0; k < m.nodes(); ++k) {
+        for (int s = 0; s < kLoneSamples; ++s) {
+            const size_t at = static_cast<size_t>(k) * kLoneSamples + s;
+            const int j = b->sample_peer[at];
+            if (j < 0 || b->group_of(j) == b->group_of(k) ||
+                b->factor_of(b->group_of(k), b->group_of(j)) == 1.0) {
+                continue;
+            }
+            std::printf("  node %d -> %d sampled alone: %s (round %s, x%.2f)\n", k, j,
+                        format_rate(b->sample_Bps[at]).c_str(),
+                        format_rate(m.bandwidth(k, j)).c_str(),
+                        b->sample_Bps[at] / m.bandwidth(k, j));
+        }
+    }
+}
+
+// Each pair across a shared bottleneck at the rate the model takes for it alone
+// (Bottlenecks::lone_rate) against a reference matrix's rate for the same hosts (the lab's
+// configured lone goodput, `lab show TOPOLOGY`): how many the model believes faster or slower
+// than 1.3 times the reference, the largest of each (docs/calibration.md, "Shared bottlenecks").
+void show_reference(const Matrix &m, const std::string &path)
+{
+    const Matrix ref = read_matrix_file(path);
+    std::vector<int> at(static_cast<size_t>(m.nodes()));
+    for (int i = 0; i < m.nodes(); ++i) {
+        const auto it = std::find(ref.hosts().begin(), ref.hosts().end(), m.host(i));
+        if (it == ref.hosts().end()) {
+            throw Error(CACORE_ERR_ARG, escape(path) + ": no host " + escape(m.host(i)));
+        }
+        at[static_cast<size_t>(i)] = static_cast<int>(it - ref.hosts().begin());
+    }
+    const Bottlenecks *b = m.bottlenecks();
+    struct Off {
+        double ratio;
+        int from, to;
+    };
+    std::vector<Off> off;
+    std::vector<double> ratios;
+    for (int i = 0; b != nullptr && i < m.nodes(); ++i) {
+        for (int j = 0; j < m.nodes(); ++j) {
+            const int g = b->group_of(i), h = b->group_of(j);
+            if (g == h || (b->capacity(g, h) == 0 && b->factor_of(g, h) == 1.0)) {
+                continue;
+            }
+            const double r = b->lone_rate(m, i, j) /
+                             ref.bandwidth(at[static_cast<size_t>(i)], at[static_cast<size_t>(j)]);
+            ratios.push_back(r);
+            if (r > 1.3 || r < 1 / 1.3) {
+                off.push_back({r, i, j});
+            }
+        }
+    }
+    if (ratios.empty()) {
+        std::printf("against %s: no pair across a shared bottleneck\n", path.c_str());
+        return;
+    }
+    const size_t above = std::count_if(off.begin(), off.end(), [](const Off &o) { return o.ratio > 1; });
+    std::printf("against %s (the model's rate alone / the reference's): %zu pairs across shared "
+                "bottlenecks, median x%.2f; %zu above x1.3, %zu below x0.77\n",
+                path.c_str(), ratios.size(), median(ratios), above, off.size() - above);
+    std::sort(off.begin(), off.end(), [](const Off &x, const Off &y) {
+        return std::fabs(std::log(x.ratio)) > std::fabs(std::log(y.ratio));
+    });
+    for (size_t k = 0; k < std::min<size_t>(off.size(), 8); ++k) {
+        const Off &o = off[k];
+        std::printf("  %s -> %s: x%.2f (model %s alone, round %s; reference %s)\n",
+                    m.host(o.from).c_str(), m.host(o.to).c_str(), o.ratio,
+                    format_rate(m.bottlenecks()->lone_rate(m, o.from, o.to)).c_str(),
+                    format_rate(m.bandwidth(o.from, o.to)).c_str(),
+                    format_rate(ref.bandwidth(at[static_cast<size_t>(o.from)],
+                                              at[static_cast<size_t>(o.to)])).c_str());
+    }
 }
 
 int cmd_show(const Args &a)
@@ -356,6 +432,9 @@ int cmd_show(const Args &a)
     const std::string fmt = a.get("format", "text");
     if (fmt != "text" && fmt != "json" && fmt != "dot") {
         usage_error("--format must be text, json or dot");
+    }
+    if (a.has("reference") && fmt != "text") {
+        usage_error("--reference applies to --format text");
     }
     const double size = parse_bytes(a.get("size", "1MiB"), "size");
     HierParams hp = hier_params(a);
@@ -483,6 +562,9 @@ int cmd_show(const Args &a)
         } else {
             std::printf("node properties: none in this matrix (cloudaware-matrix 1): the cost model "
                         "takes one message at a time per node\n");
+        }
+        if (a.has("reference")) {
+            show_reference(m, a.get("reference"));
         }
     }
     if (fmt != "text") {

@@ -39,7 +39,7 @@ hit() {        # NAME: the job measured nothing, the entry served
 valid_entry() {   # NAME PATH: a regular matrix file of ours, 0600
     [ -f "$2" ] && [ ! -L "$2" ] || fail "$1: $2 is not a regular file"
     [ "$(stat -c %u:%a "$2")" = "$(id -u):600" ] || fail "$1: $2 is not ours with mode 0600"
-    grep -q "^cloudaware-matrix 4" "$2" || fail "$1: $2 is not a matrix file (version 4)"
+    grep -q "^cloudaware-matrix 5" "$2" || fail "$1: $2 is not a matrix file (version 5)"
 }
 
 # The entry's name for this node set, from a first run.

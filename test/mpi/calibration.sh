@@ -57,13 +57,13 @@ expect_count "calibration: measured 3 pairs" 1
 entry=$(ls "$cache"/cloudaware-*.matrix) || fail "no cache entry written"
 [ "$(stat -c %a "$cache")" = 700 ] || fail "cache directory is not 0700"
 [ "$(stat -c %a "$entry")" = 600 ] || fail "cache entry is not 0600"
-grep -q "^cloudaware-matrix 4" "$work/dump.matrix" || fail "dump is not a matrix file (version 4)"
+grep -q "^cloudaware-matrix 5" "$work/dump.matrix" || fail "dump is not a matrix file (version 5)"
 # The node properties (capacity phase, overhead bursts, burst credit) are measured, exchanged and agreed: the
 # dump and the cache entry hold them, and every rank reports the same agreed matrix digest (it
 # covers the node properties) with node properties.
 for f in "$work/dump.matrix" "$entry"; do
     for k in node_egress_Bps node_ingress_Bps node_overhead_s node_lone_Bps node_shared_Bps \
-             node_burst_bytes; do
+             node_burst_bytes node_lone2_Bps node_shared2_Bps; do
         grep -A1 "^$k\$" "$f" | tail -1 | grep -Eq '^[0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+$' \
             || fail "$f: no row of 3 values after $k"
     done
@@ -86,18 +86,19 @@ agreed
 echo "ok: second run with a cache directory does not measure; node properties measured, agreed, cached"
 # An entry of an older format is measured again and replaced, with a warning that says why.
 older_entry() {   # VERSION SED-DELETE GREP-GONE RUN WARNING
-    sed -i -e "s/^cloudaware-matrix 4\$/cloudaware-matrix $1/" -e "$2" "$entry"
+    sed -i -e "s/^cloudaware-matrix 5\$/cloudaware-matrix $1/" -e "$2" "$entry"
     grep -q "$3" "$entry" && fail "could not make a version $1 entry"
     ca_mpirun 6 "${base[@]}" --mca coll_cloudaware_cache_dir "$cache" "$prog" 5 >/dev/null \
         || fail "cache run $4"
     expect_ok
     expect_count "calibration: measured 3 pairs" 1
     expect_in_log "$5"
-    grep -q "^cloudaware-matrix 4" "$entry" || fail "the version $1 entry was not replaced"
+    grep -q "^cloudaware-matrix 5" "$entry" || fail "the version $1 entry was not replaced"
 }
-older_entry 3 '/^node_burst_bytes$/,+1d' node_burst 3 "without burst credit"
-older_entry 1 '/^node_/,+1d' node_ 4 "written by an older version"
-echo "ok: entries of the older formats (3, 1) are measured again and replaced"
+older_entry 4 '/^node_\(lone2\|shared2\)_Bps$/,+1d' node_lone2 3 "without burst credit or the second lone sample"
+older_entry 3 '/^node_\(burst_bytes\|lone2_Bps\|shared2_Bps\)$/,+1d' node_burst 4 "without burst credit"
+older_entry 1 '/^node_/,+1d' node_ 5 "written by an older version"
+echo "ok: entries of the older formats (4, 3, 1) are measured again and replaced"
 
 # 3. Faults: each gives exactly one warning line, measures (or falls back) and stays correct.
 run_fault() {   # NAME EXPECTED-WARNING mpirun-args...

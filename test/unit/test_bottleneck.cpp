@@ -263,6 +263,48 @@ START_TEST(disagreeing_capacities_leave_a_way_unknown)
 }
 END_TEST
 
+// A pair slow on its own path (a bad link 2 -> 6 at 0.8 MB/s, in its round as alone) behind the
+// racks' shared uplink: node 2's first sample is that pair, its second an ordinary pair across
+// (five times faster alone). The group's factor comes from each node's faster sample, and the
+// bad pair runs at its own lone rate, not at the factor times its round's rate; a pair without
+// a sample keeps the factor. A file of version 4 kept only node 2's faster sample: the bad pair
+// then gets the factor (what the fix replaces).
+START_TEST(a_sampled_pair_runs_at_its_own_lone_rate)
+{
+    constexpr double kBad = 0.8e6;
+    const auto bad = [](int i, int j) {
+        return i == 2 && j == 6 ? kBad : rack(i) == rack(j) ? kIn : kAcross;
+    };
+    Matrix m = network(8, bad);
+    std::vector<NodeProps> p = samples(5e6);
+    p[2].lone_Bps = kBad;
+    p[2].shared_Bps = kBad;
+    p[2].lone2_Bps = 5e6;
+    p[2].shared2_Bps = kAcross;
+    m.set_node_props(p);
+    const Bottlenecks *b = m.bottlenecks();
+    ck_assert_ptr_nonnull(b);
+    const int g = b->group_of(0), h = b->group_of(4);
+    ck_assert_int_ne(g, h);
+    ck_assert_double_eq_tol(b->factor_of(g, h), 5.0, 1e-12);
+    ck_assert_double_eq(b->capacity(g, h), 5e6);
+    ck_assert_double_eq(b->lone_rate(m, 2, 6), kBad);
+    ck_assert_double_eq(b->lone_rate(m, 2, 4), 5e6);   // node 2's second sample
+    ck_assert_double_eq_tol(b->lone_rate(m, 3, 6), 5e6, 1e-6);
+    ck_assert_double_eq(m.lone_cost(2, 6, 8e5), 1e-4 + 1.0);
+    PlanBuilder pb(CACORE_COLL_BCAST, 0, 8, 1);
+    pb.transfer(2, 0, 0, 6, 0, 0, 1, 0, 1);
+    const Plan one = pb.finish(4e6, CACORE_ALGO_COOL, "test");
+    ck_assert_double_eq_tol(predicted(m, one), 5.0, 0.01);
+    // Version 4: one sample per node, the faster (node 2's second), the other not measured.
+    p[2] = samples(5e6)[2];
+    p[2].lone2_Bps = p[2].shared2_Bps = -1;
+    m.set_node_props(p);
+    ck_assert_double_eq_tol(m.bottlenecks()->lone_rate(m, 2, 6), 5 * kBad, 1e-6);
+    ck_assert_double_eq_tol(predicted(m, one), 1.0, 0.01);
+}
+END_TEST
+
 START_TEST(none_without_evidence)
 {
     Matrix m = racks();
@@ -345,6 +387,7 @@ int main(void)
     tcase_add_test(tc, racks_of_unequal_size);
     tcase_add_test(tc, a_group_way_is_shared_by_its_flows_to_every_group);
     tcase_add_test(tc, disagreeing_capacities_leave_a_way_unknown);
+    tcase_add_test(tc, a_sampled_pair_runs_at_its_own_lone_rate);
     tcase_add_test(tc, none_without_evidence);
     tcase_add_test(tc, bad_samples_refused);
     tcase_add_test(tc, flow_model_prices_the_bottleneck);

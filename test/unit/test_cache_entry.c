@@ -103,14 +103,16 @@ END_TEST
 
 /* Node properties follow the node set like the pairs; an entry without them (written by an
  * older version, cloudaware-matrix 1) or without a node's burst credit (versions 2 and 3 read
- * as -1) is refused with a message saying so, and the content of an entry with them is
- * version 4. */
+ * as -1) or second lone sample (versions 2 to 4) is refused with a message saying so, and the
+ * content of an entry with them is version 5. */
 START_TEST(node_properties_follow_the_node_set)
 {
     cacore_matrix_t *m = tu_matrix(3, lat_ij, bw_ij, NULL);
     const char *hosts[3] = {"n2", "n0", "n1"};
-    double props[3 * CACORE_NODE_VALUES] = {1e6, 0, 1e-5, 0, 0, 16384, 2e6, 3e6, 2e-5, 5e6, 2e6, 0,
-                                            0, 0, 3e-5, 0, 0, -1}, got[3 * CACORE_NODE_VALUES];
+    double props[3 * CACORE_NODE_VALUES] = {1e6, 0,  1e-5, 0, 0,   16384, 0,     0,
+                                            2e6, 3e6, 2e-5, 5e6, 2e6, 0, 4e6, 1.5e6,
+                                            0,   0,  3e-5, 0, 0,   -1,    -1,    -1},
+           got[3 * CACORE_NODE_VALUES];
     char err[256], *text = NULL;
     size_t len = 0;
 
@@ -120,8 +122,14 @@ START_TEST(node_properties_follow_the_node_set)
     ck_assert_int_eq(cacore_matrix_set_node_props(m, props, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_cache_entry_node_props(m, 3, hosts, got, err, sizeof err),
                      CACORE_ERR_FORMAT);   /* n2's burst credit was not measured */
-    ck_assert_ptr_nonnull(strstr(err, "without burst credit"));
+    ck_assert_ptr_nonnull(strstr(err, "older version (cloudaware-matrix 2 to 4"));
     props[2 * CACORE_NODE_VALUES + CACORE_NODE_BURST] = 0;
+    ck_assert_int_eq(cacore_matrix_set_node_props(m, props, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(cacore_cache_entry_node_props(m, 3, hosts, got, err, sizeof err),
+                     CACORE_ERR_FORMAT);   /* nor its second lone sample (version 4) */
+    ck_assert_ptr_nonnull(strstr(err, "second lone sample"));
+    props[2 * CACORE_NODE_VALUES + CACORE_NODE_LONE2] = 0;
+    props[2 * CACORE_NODE_VALUES + CACORE_NODE_SHARED2] = 0;
     ck_assert_int_eq(cacore_matrix_set_node_props(m, props, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_cache_entry_node_props(m, 3, hosts, got, err, sizeof err), CACORE_OK);
     for (int k = 0; k < CACORE_NODE_VALUES; k++) {
@@ -131,7 +139,8 @@ START_TEST(node_properties_follow_the_node_set)
         ck_assert(got[2 * v + k] == props[v + k]);   /* then n1 */
     }
     ck_assert_int_eq(cacore_cache_entry_format(m, 42, &text, &len, err, sizeof err), CACORE_OK);
-    ck_assert_ptr_nonnull(strstr(text, "\ncloudaware-matrix 4\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\ncloudaware-matrix 5\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\nnode_lone2_Bps\n"));
     ck_assert_ptr_nonnull(strstr(text, "\nnode_burst_bytes\n"));
     ck_assert_ptr_nonnull(strstr(text, "\nnode_overhead_s\n"));
     ck_assert_ptr_nonnull(strstr(text, "\nnode_lone_Bps\n"));

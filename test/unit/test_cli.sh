@@ -18,6 +18,42 @@ cmp -s "$T/m.txt" "$T/m2.txt" || fail "generate is not reproducible"
 "$P" show --matrix "$T/m.txt" >"$T/show.txt"
 grep -q "^level 1: 3 groups, 8..8 nodes each" "$T/show.txt" || fail "racks not found"
 grep -q "^read .*, hierarchy .*, total .* CPU); 3 levels" "$T/show.txt" || fail "show times: $(sed -n 2p "$T/show.txt")"
+# Version 5 node rows (both lone samples): every node's slowest two peers (across racks) five
+# times faster alone than in their rounds, except node 0's slowest, a pair as slow alone: show
+# prints the bottlenecks and each sampled pair's own rate, node 0's at x1.00
+python3 - "$T/m.txt" "$T/m5.txt" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+n = int(next(l for l in lines if l.startswith("nodes ")).split()[1])
+b = lines.index("bandwidth_Bps")
+bw = [[float(x) for x in lines[b + 1 + i].split()] for i in range(n)]
+rows = {k: [] for k in ("lone", "shared", "lone2", "shared2")}
+for i in range(n):
+    slow = sorted((bw[i][j], j) for j in range(n) if j != i)[:2]
+    rows["shared"].append(slow[0][0]); rows["lone"].append(slow[0][0] * (1 if i == 0 else 5))
+    rows["shared2"].append(slow[1][0]); rows["lone2"].append(slow[1][0] * 5)
+out = [l for l in lines[:lines.index("end")] if not l.startswith("#")]
+out[0] = "cloudaware-matrix 5"
+zeros = " ".join(["0"] * n)
+for k, v in (("egress_Bps", zeros), ("ingress_Bps", zeros), ("overhead_s", zeros),
+             ("lone_Bps", rows["lone"]), ("shared_Bps", rows["shared"]), ("burst_bytes", zeros),
+             ("lone2_Bps", rows["lone2"]), ("shared2_Bps", rows["shared2"])):
+    out += ["node_" + k, v if isinstance(v, str) else " ".join(repr(x) for x in v)]
+open(sys.argv[2], "w").write("\n".join(out + ["end", ""]))
+PY
+"$P" show --matrix "$T/m5.txt" >"$T/show5.txt" || fail "show of a version 5 matrix"
+grep -q "^shared bottlenecks (3 groups" "$T/show5.txt" || fail "no bottlenecks: $(grep -A1 '^shared' "$T/show5.txt")"
+grep -q "^  node 0 -> [0-9]* sampled alone: .* x1.00)$" "$T/show5.txt" || fail "node 0's own sample not shown"
+[ "$(grep -c "sampled alone: .* x5.00)$" "$T/show5.txt")" -eq 47 ] || fail "sampled pairs: $(grep -c sampled "$T/show5.txt")"
+# --reference: against the round rates, every pair across the racks is believed five times
+# faster alone (at most the capacity) but node 0's sampled one; a reference without a host fails
+"$P" show --matrix "$T/m5.txt" --reference "$T/m.txt" >"$T/ref.txt" || fail "show --reference"
+grep -q "^against .*: 384 pairs across shared bottlenecks, median x[45]\.[0-9]*; 383 above x1.3, 0 below x0.77$" \
+    "$T/ref.txt" || fail "--reference summary: $(grep ^against "$T/ref.txt")"
+[ "$(grep -c '^  node[0-9]* -> node[0-9]*: x[0-9.]* (model ' "$T/ref.txt")" -eq 8 ] || fail "--reference: not 8 pairs listed"
+"$P" generate --nodes 8 --seed 1 -o "$T/m8.txt" >/dev/null
+if "$P" show --matrix "$T/m5.txt" --reference "$T/m8.txt" >/dev/null 2>"$T/err"; then fail "--reference of other hosts accepted"; fi
+grep -q "m8.txt: no host node0008$" "$T/err" || fail "--reference error: $(cat "$T/err")"
 "$P" show --matrix "$T/m.txt" --format json --heatmap "$T/h.svg" >"$T/s.json" 2>/dev/null
 grep -q '"levels": \[' "$T/s.json" || fail "show json: levels"
 grep -q '"members": \[' "$T/s.json" || fail "show json: members"

@@ -182,8 +182,8 @@ START_TEST(node_properties_round_trip)
     const char *path = tu_write_temp(GOOD);
     cacore_matrix_t *m = NULL, *m2 = NULL;
     char err[256], out[64], line[256];
-    double props[2 * CACORE_NODE_VALUES] = {1.25e6, 0, 3.1e-5, 4e6, 1e6, 32768,
-                                            0, 5e7, 1.7e-5, 0, 0, -1},
+    double props[2 * CACORE_NODE_VALUES] = {1.25e6, 0, 3.1e-5, 4e6, 1e6, 32768, 2e6, 1.5e6,
+                                            0, 5e7, 1.7e-5, 0, 0, -1, -1, -1},
            got[CACORE_NODE_VALUES];
     ck_assert_int_eq(cacore_matrix_read_file(path, &m, err, sizeof err), CACORE_OK);
     ck_assert_int_eq(cacore_matrix_node_props(m, 0, got), 0);
@@ -195,7 +195,8 @@ START_TEST(node_properties_round_trip)
     double bad[2 * CACORE_NODE_VALUES];   /* node 0 wrong, node 1 as before */
     const struct { int k; double v; const char *says; } wrong[] = {
         {CACORE_NODE_EGRESS, 0.5, "node capacity"}, {CACORE_NODE_OVERHEAD, NAN, "overhead"},
-        {CACORE_NODE_SHARED, 0, "lone sample"}, {CACORE_NODE_BURST, 2e12, "burst credit"}};
+        {CACORE_NODE_SHARED, 0, "lone sample"}, {CACORE_NODE_BURST, 2e12, "burst credit"},
+        {CACORE_NODE_SHARED2, 0, "second lone sample"}, {CACORE_NODE_LONE2, -1, "second lone"}};
     for (size_t w = 0; w < sizeof wrong / sizeof wrong[0]; ++w) {
         memcpy(bad, props, sizeof bad);
         bad[wrong[w].k] = wrong[w].v;
@@ -208,7 +209,7 @@ START_TEST(node_properties_round_trip)
     FILE *f = fopen(out, "r");
     ck_assert_ptr_nonnull(f);
     ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-    ck_assert_str_eq(line, "cloudaware-matrix 4\n");
+    ck_assert_str_eq(line, "cloudaware-matrix 5\n");
     fclose(f);
     ck_assert_msg(cacore_matrix_read_file(out, &m2, err, sizeof err) == CACORE_OK, "%s", err);
     for (int i = 0; i < 2; ++i) {
@@ -234,15 +235,43 @@ START_TEST(node_properties_round_trip)
 }
 END_TEST
 
+/* A file of version 4 (one lone sample, the faster of the two) reads its second sample as not
+ * measured (-1), its other node rows as written. */
+START_TEST(version_4_has_no_second_lone_sample)
+{
+    const char *v4 =
+        "cloudaware-matrix 4\nnodes 2\nhost a\nhost b\n"
+        "latency_s\n0 5e-05\n6e-05 0\nbandwidth_Bps\n0 1.25e+08\n2.5e7 0\n"
+        "node_egress_Bps\n0 0\nnode_ingress_Bps\n0 0\nnode_overhead_s\n1e-05 2e-05\n"
+        "node_lone_Bps\n3e8 0\nnode_shared_Bps\n1.25e+08 0\nnode_burst_bytes\n0 16384\nend\n";
+    const char *path = tu_write_temp(v4);
+    cacore_matrix_t *m = NULL;
+    char err[256];
+    double got[CACORE_NODE_VALUES];
+    ck_assert_msg(cacore_matrix_read_file(path, &m, err, sizeof err) == CACORE_OK, "%s", err);
+    for (int i = 0; i < 2; ++i) {
+        ck_assert_int_eq(cacore_matrix_node_props(m, i, got), 1);
+        ck_assert_double_eq(got[CACORE_NODE_LONE2], -1);
+        ck_assert_double_eq(got[CACORE_NODE_SHARED2], -1);
+        ck_assert_double_eq(got[CACORE_NODE_BURST], i ? 16384 : 0);
+    }
+    ck_assert_double_eq((cacore_matrix_node_props(m, 0, got), got[CACORE_NODE_LONE]), 3e8);
+    cacore_matrix_free(m);
+    unlink(path);
+}
+END_TEST
+
 START_TEST(malformed_files_are_rejected)
 {
     expect_error("", CACORE_ERR_FORMAT, 0, "unexpected end of file");
     expect_error("hello 1\n", CACORE_ERR_FORMAT, 1, "not a matrix file");
-    expect_error(good_with_line(2, "cloudaware-matrix 5"), CACORE_ERR_FORMAT, 2, "version");
-    /* versions 2 to 4 require the node rows after bandwidth_Bps */
+    expect_error(good_with_line(2, "cloudaware-matrix 6"), CACORE_ERR_FORMAT, 2, "version");
+    expect_error(good_with_line(2, "cloudaware-matrix 10"), CACORE_ERR_FORMAT, 2, "version");
+    /* versions 2 to 5 require the node rows after bandwidth_Bps */
     expect_error(good_with_line(2, "cloudaware-matrix 2"), CACORE_ERR_FORMAT, 13, "node_egress_Bps");
     expect_error(good_with_line(2, "cloudaware-matrix 3"), CACORE_ERR_FORMAT, 13, "node_egress_Bps");
     expect_error(good_with_line(2, "cloudaware-matrix 4"), CACORE_ERR_FORMAT, 13, "node_egress_Bps");
+    expect_error(good_with_line(2, "cloudaware-matrix 5"), CACORE_ERR_FORMAT, 13, "node_egress_Bps");
     expect_error(good_with_line(3, "nodes 0"), CACORE_ERR_FORMAT, 3, "out of range");
     expect_error(good_with_line(3, "nodes -4"), CACORE_ERR_FORMAT, 3, "out of range");
     expect_error(good_with_line(3, "nodes 99999999"), CACORE_ERR_FORMAT, 3, "out of range");
@@ -551,6 +580,7 @@ int main(void)
     tcase_add_test(tc, documented_example_parses);
     tcase_add_test(tc, round_trip_is_exact_and_private);
     tcase_add_test(tc, node_properties_round_trip);
+    tcase_add_test(tc, version_4_has_no_second_lone_sample);
     tcase_add_test(tc, malformed_files_are_rejected);
     tcase_add_test(tc, numbers_read_as_strtod);
     tcase_add_test(tc, missing_file_and_bad_arguments);

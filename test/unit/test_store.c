@@ -278,7 +278,7 @@ START_TEST(node_properties_per_host)
 {
     cacore_store_t *s = new_store();
     const char *ab[] = {"a", "b"}, *cba[] = {"c", "b", "a"};
-    double p[3 * CACORE_NODE_VALUES] = {1e6, 2e6, 1e-5, 0, 0, 3e6, 0, 2e-5, 4e6, 2e6},
+    double p[3 * CACORE_NODE_VALUES] = {1e6, 2e6, 1e-5, 0, 0, 3e6, 0, 0, 0, 2e6, 1e-5, 0, 0, 0, 0, 0},
            q[3 * CACORE_NODE_VALUES];
     unsigned char known[3] = {1, 0}, k[3];
     size_t nknown = 0;

@@ -717,9 +717,10 @@ static void decide(calib_t *x, report_t **rep, verdict_t *v, size_t *vlen)
             for (int k = 0; k < CACORE_NODE_VALUES; k++) {
                 P[k] = node[k];
             }
-            /* The core's ranges; a measured burst credit is never -1 (not measured). */
-            char why[96] = "burst credit must be 0..1e+12 bytes";
-            if (!(P[CACORE_NODE_BURST] >= 0)
+            /* The core's ranges; a measured burst credit or second lone sample is never -1
+             * (not measured). */
+            char why[160] = "burst credit and second lone sample must not be negative";
+            if (!(P[CACORE_NODE_BURST] >= 0) || !(P[CACORE_NODE_LONE2] >= 0)
                 || CACORE_OK != cacore_node_props_check(P, why, sizeof(why))) {
                 snprintf(cause, clen, "invalid node properties measured on node %s: %s",
                          map->hosts[i], why);

@@ -367,10 +367,11 @@ static int fan_out(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big, con
 
 /* The lone samples of this node (step 3 of the capacity phase below): `bytes` to its slowest
  * measured peer, then `bytes` to its second slowest, nothing to the others (fan_out, twice).
- * Sets node[LONE] to the faster of the two rates alone and node[SHARED] to that pair's rate from
- * the tournament round; both stay 0 when no peer rate is known. A flow alone runs at the least of
- * its pair's own rate and the links it shares: two pairs tell the shared link more often than
- * one (docs/calibration.md, "Shared bottlenecks"). chunks, reqs: n slots. */
+ * Sets node[LONE] to the first pair's rate alone and node[SHARED] to its rate from the
+ * tournament round, node[LONE2] and node[SHARED2] the same for the second; a pair stays 0 when
+ * no peer rate is known. A flow alone runs at the least of its pair's own rate and the links it
+ * shares: two pairs tell the shared link more often than one (docs/calibration.md, "Shared
+ * bottlenecks"). chunks, reqs: n slots. */
 static int lone_sample(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big, size_t bytes,
                        size_t *chunks, ompi_request_t **reqs, char *ackr)
 {
@@ -390,7 +391,10 @@ static int lone_sample(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big,
         }
     }
     for (int s = 0; s < CLOUDAWARE_LONE_SAMPLES; s++) {
-        double t, lat, r;
+        _Static_assert(CLOUDAWARE_LONE_SAMPLES == 2, "one pair of node values per sample");
+        static const int slot[CLOUDAWARE_LONE_SAMPLES][2] = {
+            {CACORE_NODE_LONE, CACORE_NODE_SHARED}, {CACORE_NODE_LONE2, CACORE_NODE_SHARED2}};
+        double t, lat;
 
         memset(chunks, 0, sizeof(size_t) * (size_t) n);
         if (peer[s] >= 0) {
@@ -404,11 +408,8 @@ static int lone_sample(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big,
         }
         lat = row->lat[peer[s]];
         t -= (lat < 0.5 * t) ? lat : 0.5 * t;
-        r = (double) bytes / (t > 1e-9 ? t : 1e-9);
-        if (r > row->node[CACORE_NODE_LONE]) {
-            row->node[CACORE_NODE_LONE] = r;
-            row->node[CACORE_NODE_SHARED] = row->bw[peer[s]];
-        }
+        row->node[slot[s][0]] = (double) bytes / (t > 1e-9 ? t : 1e-9);
+        row->node[slot[s][1]] = row->bw[peer[s]];
     }
     return CACORE_MEAS_OK;
 }
@@ -687,6 +688,7 @@ static int node_phase(meas_ctx_t *x, const unsigned char *node_todo, mca_coll_cl
     }
     row->node[CACORE_NODE_EGRESS] = row->node[CACORE_NODE_INGRESS] = 0.0;
     row->node[CACORE_NODE_LONE] = row->node[CACORE_NODE_SHARED] = 0.0;
+    row->node[CACORE_NODE_LONE2] = row->node[CACORE_NODE_SHARED2] = 0.0;
     row->node[CACORE_NODE_BURST] = 0.0;
     for (int k = 0; k < n; k++) {
         if (!node_todo[k]) {

@@ -22,7 +22,7 @@ typedef struct {
     double *bw;          /* [nnodes]: this node -> j, bytes/s */
     double *node;        /* [CACORE_NODE_VALUES]: this node's egress and ingress capacity
                             (bytes/s, 0 = no cap seen), per-message overhead (s), lone
-                            sample and burst credit (bytes) (cloudaware_core.h) */
+                            samples and burst credit (bytes) (cloudaware_core.h) */
 } mca_coll_cloudaware_row_t;
 
 /* Peers of one node in the capacity phase (fewer when there are fewer other nodes). */
@@ -35,7 +35,8 @@ typedef struct {
 #define CLOUDAWARE_FAN_TRIES 3
 #define CLOUDAWARE_FAN_AGREE 0.1
 /* Lone samples per node (its slowest measured peers, one after the other, a quarter of a bulk
- * transfer each); the faster is kept (docs/calibration.md, "Shared bottlenecks"). */
+ * transfer each), both kept: node[LONE] / [SHARED] and node[LONE2] / [SHARED2]
+ * (docs/calibration.md, "Shared bottlenecks"). */
 #define CLOUDAWARE_LONE_SAMPLES 2
 /* Burst credit probes (docs/calibration.md, "Burst credit"): sizes CLOUDAWARE_BURST_MIN << i for
  * i < CLOUDAWARE_BURST_SIZES, in CLOUDAWARE_BURST_PROBES messages (one size may be sent twice),

@@ -8,6 +8,7 @@
 #include "median.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace cacore {
@@ -15,12 +16,49 @@ namespace cacore {
 double Bottlenecks::lone_rate(const Matrix &m, int a, int b) const
 {
     const int g = group_of(a), h = group_of(b);
-    const double c = capacity(g, h);
-    const double r = m.bandwidth(a, b) * factor_of(g, h);
+    const double c = capacity(g, h), f = factor_of(g, h);
+    if (c == 0 && f == 1.0) {
+        return m.bandwidth(a, b);
+    }
+    for (int s = 0; s < kLoneSamples; ++s) {
+        const size_t at = static_cast<size_t>(a) * kLoneSamples + s;
+        if (sample_peer[at] == b) {
+            return sample_Bps[at];
+        }
+    }
+    const double r = m.bandwidth(a, b) * f;
     return c > 0 ? std::min(r, c) : r;
 }
 
 namespace {
+
+struct LoneSample {
+    int peer = -1;   // -1: no sample, or its pair's rate was measured again since
+    double lone_Bps = 0, shared_Bps = 0;
+};
+
+// Node k's lone samples. A sample's pair is the peer whose rate in the matrix is exactly the
+// concurrent rate measured with it (the same number, copied through the exchange and the cache);
+// a rate measured again since (another calibration) no longer matches.
+std::array<LoneSample, kLoneSamples> lone_samples(const Matrix &m, int k)
+{
+    const NodeProps &p = m.node_props(k);
+    const double lone[kLoneSamples] = {p.lone_Bps, p.lone2_Bps};
+    const double shared[kLoneSamples] = {p.shared_Bps, p.shared2_Bps};
+    std::array<LoneSample, kLoneSamples> out;
+    for (int s = 0; s < kLoneSamples; ++s) {
+        if (lone[s] <= 0) {
+            continue;   // none, or not measured (a file of version 4 or older)
+        }
+        for (int j = 0; j < m.nodes(); ++j) {
+            if (j != k && std::fabs(m.bandwidth(k, j) - shared[s]) <= 1e-9 * shared[s]) {
+                out[static_cast<size_t>(s)] = LoneSample{j, lone[s], shared[s]};
+                break;
+            }
+        }
+    }
+    return out;
+}
 
 // Two capacities this close (ratio) are one limit seen twice.
 constexpr double kSameWay = 1.1;
@@ -49,7 +87,7 @@ Bottlenecks infer_bottlenecks(const Matrix &m)
     }
     bool any = false;
     for (int k = 0; k < n; ++k) {
-        any = any || m.node_props(k).lone_Bps > 0;
+        any = any || m.node_props(k).lone_Bps > 0 || m.node_props(k).lone2_Bps > 0;
     }
     if (!any) {
         return {};
@@ -67,26 +105,24 @@ Bottlenecks infer_bottlenecks(const Matrix &m)
     if (ng < 2) {
         return {};
     }
-    // The samples per ordered group pair. A sample's pair is the peer whose rate in the matrix is
-    // exactly the concurrent rate measured with it (the same number, copied through the exchange
-    // and the cache); a rate measured again since (another calibration) no longer matches.
+    // The samples per ordered group pair: each node's faster one (the slower may be a pair slow
+    // on its own path, which says nothing of what it shares).
     std::vector<std::vector<double>> f(static_cast<size_t>(ng) * ng), lone(f.size());
+    std::vector<std::array<LoneSample, kLoneSamples>> samples(static_cast<size_t>(n));
     for (int k = 0; k < n; ++k) {
-        const NodeProps &p = m.node_props(k);
-        if (p.lone_Bps <= 0) {
+        samples[static_cast<size_t>(k)] = lone_samples(m, k);
+        const LoneSample *best = nullptr;
+        for (const LoneSample &x : samples[static_cast<size_t>(k)]) {
+            best = x.peer >= 0 && (best == nullptr || x.lone_Bps > best->lone_Bps) ? &x : best;
+        }
+        if (best == nullptr) {
             continue;
         }
-        for (int j = 0; j < n; ++j) {
-            if (j == k || std::fabs(m.bandwidth(k, j) - p.shared_Bps) > 1e-9 * p.shared_Bps) {
-                continue;
-            }
-            const int g = h.group_of(level, k), hh = h.group_of(level, j);
-            if (g != hh) {
-                const size_t at = static_cast<size_t>(g) * ng + hh;
-                f[at].push_back(p.lone_Bps / p.shared_Bps);
-                lone[at].push_back(p.lone_Bps);
-            }
-            break;
+        const int g = h.group_of(level, k), hh = h.group_of(level, best->peer);
+        if (g != hh) {
+            const size_t at = static_cast<size_t>(g) * ng + hh;
+            f[at].push_back(best->lone_Bps / best->shared_Bps);
+            lone[at].push_back(best->lone_Bps);
         }
     }
     auto most = [](const std::vector<double> &v) { return *std::max_element(v.begin(), v.end()); };
@@ -156,6 +192,15 @@ Bottlenecks infer_bottlenecks(const Matrix &m)
     }
     if (!shared) {
         return {};
+    }
+    b.sample_peer.assign(static_cast<size_t>(n) * kLoneSamples, -1);
+    b.sample_Bps.assign(b.sample_peer.size(), 0.0);
+    for (int k = 0; k < n; ++k) {
+        for (int s = 0; s < kLoneSamples; ++s) {
+            const LoneSample &x = samples[static_cast<size_t>(k)][static_cast<size_t>(s)];
+            b.sample_peer[static_cast<size_t>(k) * kLoneSamples + s] = x.peer;
+            b.sample_Bps[static_cast<size_t>(k) * kLoneSamples + s] = x.lone_Bps;
+        }
     }
     if (ng >= 3) {
         b.out_Bps.assign(static_cast<size_t>(ng), 0.0);

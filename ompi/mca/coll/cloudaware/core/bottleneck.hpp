@@ -5,15 +5,17 @@
 // that groups of node pairs share, such as a rack uplink, inferred from the calibration's lone
 // samples. The tournament measures every pair while the other pairs of its round transfer too,
 // so a pair behind a shared link gets its fair share of that link, not the rate it has alone.
-// Every node also measures its slowest peer alone once (NodeProps::lone_Bps, with the concurrent
-// rate of the same pair, NodeProps::shared_Bps). Grouping the nodes as the performance hierarchy
-// clusters them (its finest groups, not rebalanced), a group pair whose samples ran clearly faster
-// alone than in their rounds (median factor >= kSharedRatio) shares a capacity: the flow model
-// then lets each of its pairs run `factor` times its measured rate, capped by the capacity, and
-// makes every flow between the two groups share that capacity (cost_model.hpp). A group pair
-// without samples pools those leaving its sending group and entering its receiving one, and
-// takes the more of their bounds and its own pairs' round rates times the factor (at most the
-// fastest lone sample).
+// Every node also measures its two slowest peers alone, one after the other (NodeProps::lone_Bps
+// and lone2_Bps, with the concurrent rates of the same pairs, shared_Bps and shared2_Bps).
+// Grouping the nodes as the performance hierarchy clusters them (its finest groups, not
+// rebalanced), a group pair whose samples (each node's faster one) ran clearly faster alone than
+// in their rounds (median factor >= kSharedRatio) shares a capacity: the flow model then lets
+// each of its pairs run `factor` times its measured rate, capped by the capacity, and makes every
+// flow between the two groups share that capacity (cost_model.hpp). A pair that was sampled runs
+// at its own lone rate instead: a pair slow on its own path (a bad link) does not speed up by the
+// group's factor. A group pair without samples pools those leaving its sending group and entering
+// its receiving one, and takes the more of their bounds and its own pairs' round rates times the
+// factor (at most the fastest lone sample).
 #ifndef CACORE_BOTTLENECK_HPP
 #define CACORE_BOTTLENECK_HPP
 
@@ -25,6 +27,8 @@ namespace cacore {
 
 // A lone sample this much faster than its concurrent rate shows a shared capacity.
 constexpr double kSharedRatio = 1.3;
+// Lone samples per node (NodeProps: lone_Bps / shared_Bps, lone2_Bps / shared2_Bps).
+constexpr int kLoneSamples = 2;
 
 struct Bottlenecks {
     int ngroups = 0;                    // 0: none inferred
@@ -37,12 +41,16 @@ struct Bottlenecks {
     // largest), else 0 (none). Empty with fewer groups, where the group pair's capacity is that
     // way already.
     std::vector<double> out_Bps, in_Bps;
+    // Per node, kLoneSamples each: the peer of a lone sample (-1: none) and its rate alone.
+    std::vector<int> sample_peer;
+    std::vector<double> sample_Bps;
     int group_of(int node) const { return group[static_cast<size_t>(node)]; }
     double factor_of(int g, int h) const { return factor[static_cast<size_t>(g) * ngroups + h]; }
     double capacity(int g, int h) const { return capacity_Bps[static_cast<size_t>(g) * ngroups + h]; }
     double way_out(int g) const { return out_Bps.empty() ? 0.0 : out_Bps[static_cast<size_t>(g)]; }
     double way_in(int h) const { return in_Bps.empty() ? 0.0 : in_Bps[static_cast<size_t>(h)]; }
-    // The rate of node pair a -> b alone: its measured rate times the factor, at most the capacity.
+    // The rate of node pair a -> b alone: behind a shared capacity its lone sample if it has one,
+    // else its measured rate times the factor, at most the capacity; elsewhere its measured rate.
     double lone_rate(const Matrix &m, int a, int b) const;
 };
 

@@ -61,7 +61,8 @@ namespace {
 cacore::NodeProps node_props_of(const double *v)
 {
     return cacore::NodeProps{v[CACORE_NODE_EGRESS], v[CACORE_NODE_INGRESS], v[CACORE_NODE_OVERHEAD],
-                             v[CACORE_NODE_LONE], v[CACORE_NODE_SHARED], v[CACORE_NODE_BURST]};
+                             v[CACORE_NODE_LONE],   v[CACORE_NODE_SHARED],  v[CACORE_NODE_BURST],
+                             v[CACORE_NODE_LONE2],  v[CACORE_NODE_SHARED2]};
 }
 
 void node_values_of(const cacore::NodeProps &p, double *v)
@@ -72,6 +73,8 @@ void node_values_of(const cacore::NodeProps &p, double *v)
     v[CACORE_NODE_LONE] = p.lone_Bps;
     v[CACORE_NODE_SHARED] = p.shared_Bps;
     v[CACORE_NODE_BURST] = p.burst_bytes;
+    v[CACORE_NODE_LONE2] = p.lone2_Bps;
+    v[CACORE_NODE_SHARED2] = p.shared2_Bps;
 }
 
 void set_err(char *err, size_t errlen, const std::string &msg)
@@ -693,9 +696,11 @@ cacore_status_t cacore_cache_entry_node_props(const cacore_matrix_t *entry, int 
                                                    "matrix 1, without node capacities)");
         }
         for (int i : idx) {
-            if (entry->m.node_props(i).burst_bytes < 0) {
-                throw cacore::Error(CACORE_ERR_FORMAT, "was written by an older version (cloudaware-"
-                                                       "matrix 2 or 3, without burst credit)");
+            const cacore::NodeProps &p = entry->m.node_props(i);
+            if (p.burst_bytes < 0 || p.lone2_Bps < 0) {
+                throw cacore::Error(CACORE_ERR_FORMAT,
+                                    "was written by an older version (cloudaware-matrix 2 to 4, "
+                                    "without burst credit or the second lone sample)");
             }
         }
         for (size_t i = 0; i < names.size(); ++i) {
@@ -780,6 +785,7 @@ uint64_t cacore_matrix_digest(const cacore_matrix_t *m)
         const cacore::NodeProps &p = x.node_props(i);
         h = fnv_double(fnv_double(fnv_double(h, p.egress_Bps), p.ingress_Bps), p.overhead_s);
         h = fnv_double(fnv_double(fnv_double(h, p.lone_Bps), p.shared_Bps), p.burst_bytes);
+        h = fnv_double(fnv_double(h, p.lone2_Bps), p.shared2_Bps);
     }
     return nonzero(h);
 }

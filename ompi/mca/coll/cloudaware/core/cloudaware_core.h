@@ -54,13 +54,15 @@ void cacore_matrix_free(cacore_matrix_t *m);
  * peer measured alone, and what the tournament's round measured for that pair; both 0 = no
  * sample), CACORE_NODE_BURST (bytes: the largest message the node's leader saw pass to a
  * peer after an idle gap clearly faster than that pair's rate, a shaper's idle credit; 0 = none
- * seen, -1 = not measured: a file of version 2 or 3; docs/calibration.md, "Burst credit"). A
+ * seen, -1 = not measured: a file of version 2 or 3; docs/calibration.md, "Burst credit"),
+ * CACORE_NODE_LONE2 / _SHARED2 (the same sample for the node's second slowest peer; both -1 =
+ * not measured: a file of version 2 to 4, whose one sample is the faster of the two). A
  * matrix has them for every node or for none (a `cloudaware-matrix 1` file).
  * props = CACORE_NODE_VALUES*n doubles, NULL removes them; invalid values: CACORE_ERR_ARG, the
  * matrix unchanged. */
 enum { CACORE_NODE_EGRESS = 0, CACORE_NODE_INGRESS = 1, CACORE_NODE_OVERHEAD = 2,
        CACORE_NODE_LONE = 3, CACORE_NODE_SHARED = 4, CACORE_NODE_BURST = 5,
-       CACORE_NODE_VALUES = 6 };
+       CACORE_NODE_LONE2 = 6, CACORE_NODE_SHARED2 = 7, CACORE_NODE_VALUES = 8 };
 cacore_status_t cacore_matrix_set_node_props(cacore_matrix_t *m, const double *props, char *err,
                                              size_t errlen);
 /* CACORE_OK when one node's values (CACORE_NODE_VALUES doubles) are in the ranges
@@ -488,8 +490,9 @@ cacore_status_t cacore_cache_entry_values(const cacore_matrix_t *entry, int n,
                                           unsigned char *known, char *err, size_t errlen);
 /* The entry's node properties for the same node set (props: CACORE_NODE_VALUES*n, as
  * cacore_matrix_set_node_props).
- * CACORE_ERR_FORMAT when the entry has none: written by an older version (cloudaware-matrix 1),
- * so its node set is measured again. */
+ * CACORE_ERR_FORMAT when the entry has none, or lacks a measured burst credit or second lone
+ * sample: written by an older version (cloudaware-matrix 1 to 4), so its node set is measured
+ * again. */
 cacore_status_t cacore_cache_entry_node_props(const cacore_matrix_t *entry, int n,
                                               const char *const *hosts, double *props, char *err,
                                               size_t errlen);

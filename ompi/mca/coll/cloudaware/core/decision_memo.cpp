@@ -108,7 +108,8 @@ bool same_content(const Matrix &a, const Matrix &b)
         const NodeProps &x = a.node_props(i), &y = b.node_props(i);
         if (!same_bits(x.egress_Bps, y.egress_Bps) || !same_bits(x.ingress_Bps, y.ingress_Bps) ||
             !same_bits(x.overhead_s, y.overhead_s) || !same_bits(x.lone_Bps, y.lone_Bps) ||
-            !same_bits(x.shared_Bps, y.shared_Bps) || !same_bits(x.burst_bytes, y.burst_bytes)) {
+            !same_bits(x.shared_Bps, y.shared_Bps) || !same_bits(x.burst_bytes, y.burst_bytes) ||
+            !same_bits(x.lone2_Bps, y.lone2_Bps) || !same_bits(x.shared2_Bps, y.shared2_Bps)) {
             return false;
         }
     }

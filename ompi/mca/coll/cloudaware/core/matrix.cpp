@@ -37,9 +37,16 @@ std::string node_props_problem(const NodeProps &p)
         !cap_ok(p.ingress_Bps)) {
         return "node capacity must be 0 (no cap) or 1..1e+15 bytes/s";
     }
-    if (!std::isfinite(p.lone_Bps) || !cap_ok(p.lone_Bps) || !std::isfinite(p.shared_Bps) ||
-        !cap_ok(p.shared_Bps) || (p.lone_Bps == 0.0) != (p.shared_Bps == 0.0)) {
+    auto sample_ok = [&](double lone, double shared) {
+        return std::isfinite(lone) && cap_ok(lone) && std::isfinite(shared) && cap_ok(shared) &&
+               (lone == 0.0) == (shared == 0.0);
+    };
+    if (!sample_ok(p.lone_Bps, p.shared_Bps)) {
         return "lone sample rates must both be 0 (no sample) or both 1..1e+15 bytes/s";
+    }
+    if (!(p.lone2_Bps == -1.0 && p.shared2_Bps == -1.0) && !sample_ok(p.lone2_Bps, p.shared2_Bps)) {
+        return "second lone sample rates must both be -1 (not measured), both 0 (no sample) or "
+               "both 1..1e+15 bytes/s";
     }
     if (!std::isfinite(p.overhead_s) || p.overhead_s < 0 || p.overhead_s > 1e3) {
         return "per-message overhead must be finite, 0..1000 s";

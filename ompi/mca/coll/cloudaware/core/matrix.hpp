@@ -14,13 +14,14 @@ namespace cacore {
 // What calibration measures per node besides the pairs (docs/calibration.md, "Node capacity and
 // per-message overhead"): the aggregate rate the node sends (egress) and receives (ingress) when
 // several peers transfer at once, 0 = no cap seen (the pairs are independent paths), the
-// software cost of one more message from one rank (seconds), and the lone sample of shared
+// software cost of one more message from one rank (seconds), and the two lone samples of shared
 // bottlenecks (docs/calibration.md, "Shared bottlenecks"): the rate to the node's slowest peer
-// measured alone, and the rate the tournament's concurrent round measured for that pair (both 0:
-// no sample). bottleneck.hpp infers shared capacities from the samples. And the burst credit
-// (docs/calibration.md, "Burst credit"): the largest message the node's leader saw pass to a peer
-// after an idle gap clearly faster than the pair's rate (bytes; 0 = none seen, -1 = not measured,
-// a file of version 2 or 3).
+// measured alone with the rate the tournament's concurrent round measured for that pair, then the
+// same for its second slowest peer (both 0: no sample; the second both -1: not measured, a file
+// of version 2 to 4, whose one sample is the faster of the two). bottleneck.hpp infers shared
+// capacities from the samples. And the burst credit (docs/calibration.md, "Burst credit"): the
+// largest message the node's leader saw pass to a peer after an idle gap clearly faster than the
+// pair's rate (bytes; 0 = none seen, -1 = not measured, a file of version 2 or 3).
 struct NodeProps {
     double egress_Bps = 0.0;
     double ingress_Bps = 0.0;
@@ -28,11 +29,13 @@ struct NodeProps {
     double lone_Bps = 0.0;
     double shared_Bps = 0.0;
     double burst_bytes = 0.0;
+    double lone2_Bps = 0.0;
+    double shared2_Bps = 0.0;
 };
 
 // The problem with one node's values (empty when valid): capacities and samples 0 or in the
-// bandwidth range (a sample's two rates both 0 or both not), overhead finite in 0..1000 s, burst
-// -1 or 0..1e12 bytes.
+// bandwidth range (a sample's two rates both 0 or both not; the second sample's both -1 too),
+// overhead finite in 0..1000 s, burst -1 or 0..1e12 bytes.
 std::string node_props_problem(const NodeProps &p);
 
 struct Bottlenecks;   // bottleneck.hpp

@@ -128,7 +128,7 @@ void read_block(LineReader &rd, std::vector<std::string_view> &tok, const char *
     }
 }
 
-// One row of n node values after its keyword (versions 2 to 4).
+// One row of n node values after its keyword (versions 2 to 5).
 std::vector<double> read_node_row(LineReader &rd, std::vector<std::string_view> &tok,
                                   const char *keyword, int n)
 {
@@ -166,10 +166,11 @@ Matrix parse_matrix(std::string_view text, const std::string &name)
     if (tok.size() != 2 || tok[0] != "cloudaware-matrix") {
         rd.error("not a matrix file: expected 'cloudaware-matrix 1'");
     }
-    if (tok[1] != "1" && tok[1] != "2" && tok[1] != "3" && tok[1] != "4") {
-        rd.error("unsupported version " + quote(tok[1]) + " (this reader knows 1 to 4)");
+    if (tok[1].size() != 1 || tok[1][0] < '1' || tok[1][0] > '5') {
+        rd.error("unsupported version " + quote(tok[1]) + " (this reader knows 1 to 5)");
     }
-    const bool has_nodes = tok[1] != "1", v3 = tok[1] == "3" || tok[1] == "4", v4 = tok[1] == "4";
+    const int version = tok[1][0] - '0';
+    const bool has_nodes = version >= 2;
     if (!rd.next(tok)) {
         rd.eof_error("'nodes N'");
     }
@@ -234,17 +235,23 @@ Matrix parse_matrix(std::string_view text, const std::string &name)
         std::vector<double> e = read_node_row(rd, tok, "node_egress_Bps", ni);
         std::vector<double> in = read_node_row(rd, tok, "node_ingress_Bps", ni);
         std::vector<double> o = read_node_row(rd, tok, "node_overhead_s", ni);
-        std::vector<double> lone(un, 0.0), shared(un, 0.0), burst(un, -1.0);
-        if (v3) {
+        std::vector<double> lone(un, 0.0), shared(un, 0.0), burst(un, -1.0), lone2(un, -1.0),
+            shared2(un, -1.0);
+        if (version >= 3) {
             lone = read_node_row(rd, tok, "node_lone_Bps", ni);
             shared = read_node_row(rd, tok, "node_shared_Bps", ni);
         }
-        if (v4) {
+        if (version >= 4) {
             burst = read_node_row(rd, tok, "node_burst_bytes", ni);
+        }
+        if (version >= 5) {
+            lone2 = read_node_row(rd, tok, "node_lone2_Bps", ni);
+            shared2 = read_node_row(rd, tok, "node_shared2_Bps", ni);
         }
         props.resize(un);
         for (size_t i = 0; i < un; ++i) {
-            props[i] = NodeProps{e[i], in[i], o[i], lone[i], shared[i], burst[i]};
+            props[i] = NodeProps{e[i],     in[i],    o[i],     lone[i],
+                                 shared[i], burst[i], lone2[i], shared2[i]};
             std::string p = node_props_problem(props[i]);
             if (!p.empty()) {
                 rd.error("node " + std::to_string(i) + " (" + hosts[i] + "): " + p);
@@ -295,7 +302,7 @@ std::string format_matrix(const Matrix &m, const std::string &comment)
             s += "# " + line + "\n";
         }
     }
-    s += std::string("cloudaware-matrix ") + (m.has_node_props() ? "4" : "1") + "\nnodes " +
+    s += std::string("cloudaware-matrix ") + (m.has_node_props() ? "5" : "1") + "\nnodes " +
          std::to_string(n) + "\n";
     for (int i = 0; i < n; ++i) {
         s += "host " + m.host(i) + "\n";
@@ -314,7 +321,8 @@ std::string format_matrix(const Matrix &m, const std::string &comment)
     }
     if (m.has_node_props()) {
         static const char *const keys[] = {"node_egress_Bps", "node_ingress_Bps", "node_overhead_s",
-                                           "node_lone_Bps", "node_shared_Bps", "node_burst_bytes"};
+                                           "node_lone_Bps", "node_shared_Bps", "node_burst_bytes",
+                                           "node_lone2_Bps", "node_shared2_Bps"};
         for (size_t k = 0; k < std::size(keys); ++k) {
             s += keys[k];
             s += '\n';
@@ -323,8 +331,8 @@ std::string format_matrix(const Matrix &m, const std::string &comment)
                 if (i) {
                     s += ' ';
                 }
-                const double v[] = {p.egress_Bps, p.ingress_Bps, p.overhead_s,
-                                     p.lone_Bps,   p.shared_Bps,  p.burst_bytes};
+                const double v[] = {p.egress_Bps, p.ingress_Bps, p.overhead_s, p.lone_Bps,
+                                     p.shared_Bps, p.burst_bytes, p.lone2_Bps,  p.shared2_Bps};
                 append_number(s, v[k]);
             }
             s += '\n';
