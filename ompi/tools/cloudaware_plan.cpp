@@ -354,8 +354,7 @@ void show_bottlenecks(const Matrix &m)
         for (int s = 0; s < kLoneSamples; ++s) {
             const size_t at = static_cast<size_t>(k) * kLoneSamples + s;
             const int j = b->sample_peer[at];
-            if (j < 0 || b->group_of(j) == b->group_of(k) ||
-                b->factor_of(b->group_of(k), b->group_of(j)) == 1.0) {
+            if (j < 0 || !b->shared(b->group_of(k), b->group_of(j))) {
                 continue;
             }
             std::printf("  node %d -> %d sampled alone: %s (round %s, x%.2f)\n", k, j,
@@ -390,8 +389,7 @@ void show_reference(const Matrix &m, const std::string &path)
     std::vector<double> ratios;
     for (int i = 0; b != nullptr && i < m.nodes(); ++i) {
         for (int j = 0; j < m.nodes(); ++j) {
-            const int g = b->group_of(i), h = b->group_of(j);
-            if (g == h || (b->capacity(g, h) == 0 && b->factor_of(g, h) == 1.0)) {
+            if (i == j || !b->shared(b->group_of(i), b->group_of(j))) {
                 continue;
             }
             const double r = b->lone_rate(m, i, j) /
@@ -417,7 +415,7 @@ void show_reference(const Matrix &m, const std::string &path)
         const Off &o = off[k];
         std::printf("  %s -> %s: x%.2f (model %s alone, round %s; reference %s)\n",
                     m.host(o.from).c_str(), m.host(o.to).c_str(), o.ratio,
-                    format_rate(m.bottlenecks()->lone_rate(m, o.from, o.to)).c_str(),
+                    format_rate(b->lone_rate(m, o.from, o.to)).c_str(),
                     format_rate(m.bandwidth(o.from, o.to)).c_str(),
                     format_rate(ref.bandwidth(at[static_cast<size_t>(o.from)],
                                               at[static_cast<size_t>(o.to)])).c_str());

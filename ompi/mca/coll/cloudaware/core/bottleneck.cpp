@@ -16,8 +16,7 @@ namespace cacore {
 double Bottlenecks::lone_rate(const Matrix &m, int a, int b) const
 {
     const int g = group_of(a), h = group_of(b);
-    const double c = capacity(g, h), f = factor_of(g, h);
-    if (c == 0 && f == 1.0) {
+    if (!shared(g, h)) {
         return m.bandwidth(a, b);
     }
     for (int s = 0; s < kLoneSamples; ++s) {
@@ -26,8 +25,7 @@ double Bottlenecks::lone_rate(const Matrix &m, int a, int b) const
             return sample_Bps[at];
         }
     }
-    const double r = m.bandwidth(a, b) * f;
-    return c > 0 ? std::min(r, c) : r;
+    return std::min(m.bandwidth(a, b) * factor_of(g, h), capacity(g, h));
 }
 
 namespace {

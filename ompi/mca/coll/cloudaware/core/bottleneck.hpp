@@ -49,6 +49,8 @@ struct Bottlenecks {
     double capacity(int g, int h) const { return capacity_Bps[static_cast<size_t>(g) * ngroups + h]; }
     double way_out(int g) const { return out_Bps.empty() ? 0.0 : out_Bps[static_cast<size_t>(g)]; }
     double way_in(int h) const { return in_Bps.empty() ? 0.0 : in_Bps[static_cast<size_t>(h)]; }
+    // Whether flows from group g to group h share a capacity (never inside a group).
+    bool shared(int g, int h) const { return capacity(g, h) > 0; }
     // The rate of node pair a -> b alone: behind a shared capacity its lone sample if it has one,
     // else its measured rate times the factor, at most the capacity; elsewhere its measured rate.
     double lone_rate(const Matrix &m, int a, int b) const;

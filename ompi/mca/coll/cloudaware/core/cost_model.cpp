@@ -221,8 +221,7 @@ private:
     bool behind_bottleneck(int a, int b) const
     {
         const Bottlenecks *bn = m_.bottlenecks();
-        return bn != nullptr && bn->group_of(a) != bn->group_of(b) &&
-               bn->capacity(bn->group_of(a), bn->group_of(b)) > 0;
+        return bn != nullptr && bn->shared(bn->group_of(a), bn->group_of(b));
     }
 
     const Matrix &m_;
