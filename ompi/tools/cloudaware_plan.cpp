@@ -352,15 +352,13 @@ void show_bottlenecks(const Matrix &m)
     // the factor times their round's rate.
     for (int k = 0; k < m.nodes(); ++k) {
         for (int s = 0; s < kLoneSamples; ++s) {
-            const size_t at = static_cast<size_t>(k) * kLoneSamples + s;
-            const int j = b->sample_peer[at];
-            if (j < 0 || !b->shared(b->group_of(k), b->group_of(j))) {
+            const LoneSample &x = b->samples[static_cast<size_t>(k) * kLoneSamples + s];
+            if (x.peer < 0 || !b->shared(b->group_of(k), b->group_of(x.peer))) {
                 continue;
             }
-            std::printf("  node %d -> %d sampled alone: %s (round %s, x%.2f)\n", k, j,
-                        format_rate(b->sample_Bps[at]).c_str(),
-                        format_rate(m.bandwidth(k, j)).c_str(),
-                        b->sample_Bps[at] / m.bandwidth(k, j));
+            std::printf("  node %d -> %d sampled alone: %s (round %s, x%.2f)\n", k, x.peer,
+                        format_rate(x.lone_Bps).c_str(), format_rate(x.shared_Bps).c_str(),
+                        x.lone_Bps / x.shared_Bps);
         }
     }
 }

@@ -8,8 +8,8 @@
 #include "median.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
+#include <utility>
 
 namespace cacore {
 
@@ -20,9 +20,9 @@ double Bottlenecks::lone_rate(const Matrix &m, int a, int b) const
         return m.bandwidth(a, b);
     }
     for (int s = 0; s < kLoneSamples; ++s) {
-        const size_t at = static_cast<size_t>(a) * kLoneSamples + s;
-        if (sample_peer[at] == b) {
-            return sample_Bps[at];
+        const LoneSample &x = samples[static_cast<size_t>(a) * kLoneSamples + s];
+        if (x.peer == b) {
+            return x.lone_Bps;
         }
     }
     return std::min(m.bandwidth(a, b) * factor_of(g, h), capacity(g, h));
@@ -30,32 +30,26 @@ double Bottlenecks::lone_rate(const Matrix &m, int a, int b) const
 
 namespace {
 
-struct LoneSample {
-    int peer = -1;   // -1: no sample, or its pair's rate was measured again since
-    double lone_Bps = 0, shared_Bps = 0;
-};
-
-// Node k's lone samples. A sample's pair is the peer whose rate in the matrix is exactly the
-// concurrent rate measured with it (the same number, copied through the exchange and the cache);
-// a rate measured again since (another calibration) no longer matches.
-std::array<LoneSample, kLoneSamples> lone_samples(const Matrix &m, int k)
+// Node k's lone samples, into out[0..kLoneSamples). A sample's pair is the peer whose rate in
+// the matrix is exactly the concurrent rate measured with it (the same number, copied through
+// the exchange and the cache); a rate measured again since (another calibration) no longer
+// matches.
+void lone_samples(const Matrix &m, int k, LoneSample *out)
 {
     const NodeProps &p = m.node_props(k);
     const double lone[kLoneSamples] = {p.lone_Bps, p.lone2_Bps};
     const double shared[kLoneSamples] = {p.shared_Bps, p.shared2_Bps};
-    std::array<LoneSample, kLoneSamples> out;
     for (int s = 0; s < kLoneSamples; ++s) {
         if (lone[s] <= 0) {
             continue;   // none, or not measured (a file of version 4 or older)
         }
         for (int j = 0; j < m.nodes(); ++j) {
             if (j != k && std::fabs(m.bandwidth(k, j) - shared[s]) <= 1e-9 * shared[s]) {
-                out[static_cast<size_t>(s)] = LoneSample{j, lone[s], shared[s]};
+                out[s] = LoneSample{j, lone[s], shared[s]};
                 break;
             }
         }
     }
-    return out;
 }
 
 // Two capacities this close (ratio) are one limit seen twice.
@@ -106,11 +100,13 @@ Bottlenecks infer_bottlenecks(const Matrix &m)
     // The samples per ordered group pair: each node's faster one (the slower may be a pair slow
     // on its own path, which says nothing of what it shares).
     std::vector<std::vector<double>> f(static_cast<size_t>(ng) * ng), lone(f.size());
-    std::vector<std::array<LoneSample, kLoneSamples>> samples(static_cast<size_t>(n));
+    std::vector<LoneSample> samples(static_cast<size_t>(n) * kLoneSamples);
     for (int k = 0; k < n; ++k) {
-        samples[static_cast<size_t>(k)] = lone_samples(m, k);
+        LoneSample *mine = &samples[static_cast<size_t>(k) * kLoneSamples];
+        lone_samples(m, k, mine);
         const LoneSample *best = nullptr;
-        for (const LoneSample &x : samples[static_cast<size_t>(k)]) {
+        for (int s = 0; s < kLoneSamples; ++s) {
+            const LoneSample &x = mine[s];
             best = x.peer >= 0 && (best == nullptr || x.lone_Bps > best->lone_Bps) ? &x : best;
         }
         if (best == nullptr) {
@@ -191,15 +187,7 @@ Bottlenecks infer_bottlenecks(const Matrix &m)
     if (!shared) {
         return {};
     }
-    b.sample_peer.assign(static_cast<size_t>(n) * kLoneSamples, -1);
-    b.sample_Bps.assign(b.sample_peer.size(), 0.0);
-    for (int k = 0; k < n; ++k) {
-        for (int s = 0; s < kLoneSamples; ++s) {
-            const LoneSample &x = samples[static_cast<size_t>(k)][static_cast<size_t>(s)];
-            b.sample_peer[static_cast<size_t>(k) * kLoneSamples + s] = x.peer;
-            b.sample_Bps[static_cast<size_t>(k) * kLoneSamples + s] = x.lone_Bps;
-        }
-    }
+    b.samples = std::move(samples);
     if (ng >= 3) {
         b.out_Bps.assign(static_cast<size_t>(ng), 0.0);
         b.in_Bps.assign(static_cast<size_t>(ng), 0.0);

@@ -30,6 +30,13 @@ constexpr double kSharedRatio = 1.3;
 // Lone samples per node (NodeProps: lone_Bps / shared_Bps, lone2_Bps / shared2_Bps).
 constexpr int kLoneSamples = 2;
 
+// One lone sample of a node: its pair's peer (-1: no sample, or the pair's rate was measured
+// again since), the rate alone and the rate its tournament round measured.
+struct LoneSample {
+    int peer = -1;
+    double lone_Bps = 0, shared_Bps = 0;
+};
+
 struct Bottlenecks {
     int ngroups = 0;                    // 0: none inferred
     std::vector<int> group;             // per node
@@ -41,9 +48,8 @@ struct Bottlenecks {
     // largest), else 0 (none). Empty with fewer groups, where the group pair's capacity is that
     // way already.
     std::vector<double> out_Bps, in_Bps;
-    // Per node, kLoneSamples each: the peer of a lone sample (-1: none) and its rate alone.
-    std::vector<int> sample_peer;
-    std::vector<double> sample_Bps;
+    // Per node, kLoneSamples each (node k's at k * kLoneSamples).
+    std::vector<LoneSample> samples;
     int group_of(int node) const { return group[static_cast<size_t>(node)]; }
     double factor_of(int g, int h) const { return factor[static_cast<size_t>(g) * ngroups + h]; }
     double capacity(int g, int h) const { return capacity_Bps[static_cast<size_t>(g) * ngroups + h]; }
