@@ -429,10 +429,10 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                  "call could move their median by more than half of coll_cloudaware_trial_margin "
                  "(two calls further apart than about the margin: one TCP retransmission timeout, "
                  "200 ms, in one of them) runs up to this many more calls, so that one slow call "
-                 "does not decide; checked, one small allreduce per check, only for calls "
-                 "predicted at least coll_cloudaware_trial_time long, and only while the calls "
-                 "per variant stay below 6 (default 1; 0 = never). Must be the same on every "
-                 "rank.", OPAL_INFO_LVL_4, &c->trial_extra);
+                 "does not decide; checked, one small allreduce per check, only while the "
+                 "calls per variant stay below 6 (short calls run more and a rank test instead; "
+                 "default 1; 0 = never). Must be the same on every rank.",
+                 OPAL_INFO_LVL_4, &c->trial_extra);
     register_bool("trial_peer",
                   "Live trial: the other default's algorithm for the call, run by "
                   "coll/cloudaware's executor (the peer), takes part as another variant, "

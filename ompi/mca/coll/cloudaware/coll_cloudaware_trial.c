@@ -69,8 +69,7 @@ void mca_coll_cloudaware_trial_init(mca_coll_cloudaware_trial_t *t, cacore_coll_
     t->prior.outcome = CACORE_TRIAL_UNKNOWN;
     t->per_variant = calls_per_variant(plan);
     t->extra = NULL != plan
-        ? cacore_trial_extra(c->trial_extra, t->per_variant, c->trial_time,
-                             cacore_plan_predicted(plan)) : 0;
+        ? cacore_trial_extra(c->trial_extra, t->per_variant) : 0;
     t->per_variant += t->extra;
     t->cut_checked = NULL != plan
         && cacore_trial_cut_checked(c->trial_cut, t->per_variant, c->trial_time,

@@ -14,11 +14,12 @@
  * gives every rank the same times and the fastest variant keeps the class (a plan only when
  * faster than the previous module by coll_cloudaware_trial_margin). For long calls, after the
  * first call of each variant from the second on, a small MPI_MAX allreduce agrees on the first
- * calls' times, and a variant losing by far (coll_cloudaware_trial_cut) runs no more calls;
- * after the coll_cloudaware_trial_calls-th call of a variant and each extra call, another agrees
- * on that variant's calls, and one whose calls are spread beyond the margin runs one more call,
- * up to coll_cloudaware_trial_extra (cacore_trial_settled), so that one slow call (a TCP
- * retransmission timeout) does not decide.
+ * calls' times, and a variant losing by far (coll_cloudaware_trial_cut) runs no more calls.
+ * For every trial of fewer than CACORE_TRIAL_RANK_TEST_CALLS calls per variant (not short
+ * calls), after the coll_cloudaware_trial_calls-th call of a variant and each extra call, another
+ * agrees on that variant's calls, and one whose calls are spread beyond the margin runs one more
+ * call, up to coll_cloudaware_trial_extra (cacore_trial_settled), so that one slow call (a TCP
+ * retransmission timeout, a 64 KiB call that waited) does not decide.
  * Outcomes are kept in the plan cache entry, in the process (a later communicator over the same
  * nodes and ranks, a dup or a split, starts decided) and in the cache directory (the trial book),
  * so the next job over the same nodes starts decided — except after a provisional outcome (short

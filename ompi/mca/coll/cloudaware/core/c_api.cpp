@@ -1113,9 +1113,9 @@ int cacore_trial_cut(const double *first_s, int n, double cut)
     }
 }
 
-int cacore_trial_extra(int extra, int calls_per_variant, double budget_s, double predicted_s)
+int cacore_trial_extra(int extra, int calls_per_variant)
 {
-    return cacore::trial_extra(extra, calls_per_variant, budget_s, predicted_s);
+    return cacore::trial_extra(extra, calls_per_variant);
 }
 
 int cacore_trial_settled(const double *judged, int n, double margin, double *median_out)

@@ -563,11 +563,10 @@ int cacore_trial_cut(const double *first_s, int n, double cut);
 /* The extra calls (up to `extra`, coll_cloudaware_trial_extra) a variant of a trial of
  * calls_per_variant calls may run when its calls are spread (cacore_trial_settled; one agreement
  * per check): extra, cut so that calls_per_variant + extra stays below
- * CACORE_TRIAL_RANK_TEST_CALLS (more calls are judged as short calls, by a rank test), for
- * trials of at least two calls per variant (one judged) whose calls are predicted (predicted_s,
- * the plan's) at least budget_s (coll_cloudaware_trial_time) long; else 0 (short calls are left
- * alone, as for cacore_trial_cut_checked). */
-int cacore_trial_extra(int extra, int calls_per_variant, double budget_s, double predicted_s);
+ * CACORE_TRIAL_RANK_TEST_CALLS (more calls are judged as short calls, by a rank test, and are left
+ * alone: an agreement between them would change what they measure), for trials of at least two
+ * calls per variant (one judged); else 0. */
+int cacore_trial_extra(int extra, int calls_per_variant);
 /* 1 when the median of a variant's judged calls judged[0 .. n) (agreed, max over ranks) is
  * settled: one more call, whatever it measured, could move it by at most margin / 2 of it
  * (coll_cloudaware_trial_margin), so the variant runs no extra call; its calls not run are given

@@ -49,7 +49,7 @@ int trial_calls(int base, double budget_s, double predicted_s);
 bool trial_cut_checked(double cut, int calls, double budget_s, double predicted_s);
 bool trial_cut(const std::vector<double> &first_s, double cut);
 // cacore_trial_extra and cacore_trial_settled (a variant whose calls are spread runs more).
-int trial_extra(int extra, int calls, double budget_s, double predicted_s);
+int trial_extra(int extra, int calls);
 // Throws Error(CACORE_ERR_ARG) for no value, a value not finite >= 0 or a margin outside [0, 1).
 bool trial_settled(const std::vector<double> &judged, double margin);
 
