@@ -352,7 +352,7 @@ void show_bottlenecks(const Matrix &m)
     // the factor times their round's rate.
     for (int k = 0; k < m.nodes(); ++k) {
         for (int s = 0; s < kLoneSamples; ++s) {
-            const LoneSample &x = b->samples[static_cast<size_t>(k) * kLoneSamples + s];
+            const LoneSample &x = b->sample(k, s);
             if (x.peer < 0 || !b->shared(b->group_of(k), b->group_of(x.peer))) {
                 continue;
             }

@@ -20,7 +20,7 @@ double Bottlenecks::lone_rate(const Matrix &m, int a, int b) const
         return m.bandwidth(a, b);
     }
     for (int s = 0; s < kLoneSamples; ++s) {
-        const LoneSample &x = samples[static_cast<size_t>(a) * kLoneSamples + s];
+        const LoneSample &x = sample(a, s);
         if (x.peer == b) {
             return x.lone_Bps;
         }

@@ -53,6 +53,11 @@ struct Bottlenecks {
     int group_of(int node) const { return group[static_cast<size_t>(node)]; }
     double factor_of(int g, int h) const { return factor[static_cast<size_t>(g) * ngroups + h]; }
     double capacity(int g, int h) const { return capacity_Bps[static_cast<size_t>(g) * ngroups + h]; }
+    // Node k's s-th lone sample (s < kLoneSamples).
+    const LoneSample &sample(int k, int s) const
+    {
+        return samples[static_cast<size_t>(k) * kLoneSamples + s];
+    }
     double way_out(int g) const { return out_Bps.empty() ? 0.0 : out_Bps[static_cast<size_t>(g)]; }
     double way_in(int h) const { return in_Bps.empty() ? 0.0 : in_Bps[static_cast<size_t>(h)]; }
     // Whether flows from group g to group h share a capacity (never inside a group).
