@@ -10,7 +10,8 @@
 #      dup/split/reversed sub-communicators) with cloud-aware plans from the lab's matrix;
 #   2. nbc_check (nonblocking and persistent forms of every collective, MPI_COMM_SELF, an
 #      intercommunicator);
-#   3. calibration by measurement (no matrix file): the component measures the 4 hosts itself;
+#   3. calibration by measurement (no matrix file): the component measures the 4 hosts itself,
+#      each host's burst credit 16 or 32 KiB (what the lab's shaping passes after idling);
 #   4. plans relayed around the bad pair 3 -> 0 (docs/model.md, "Relay around a bad link"): the
 #      lab's matrix with that pair 10x slower, rings and linear plans forced, coll_check --quick;
 #   5. above han (as on Open MPI 5, where han is the default), 8 ranks two per host in order (the
@@ -82,6 +83,16 @@ grep -aq "coll_check: 7 ranks, .* 0 failures" "$log" || fail "coll_check results
 grep -aq "calibration summary for MPI_COMM_WORLD: 4 nodes, 6 of 6 pairs measured" "$log" \
     || fail "no calibration of the 4 hosts"
 say "ok: $(grep -ao 'calibration summary for MPI_COMM_WORLD.*' "$log" | head -n 1)"
+# Every host's burst credit (docs/calibration.md, "Burst credit"): the lab's HTB classes pass
+# 32 KiB after idling and never 64 KiB, and the probes go to each host's fastest peer, in its
+# rack (60 Mbit/s, where a 16 KiB probe's fixed cost alone is near half its time at the rate: a
+# probe partly a burst must lead on to 32 KiB, not end the probes).
+credits=$(grep -ao 'calibration nodes of MPI_COMM_WORLD ([^)]*): .*' "$log" | head -n 1 \
+    | sed 's/^[^)]*): //' | tr ';' '\n' | awk 'NF == 2 { n = split($2, v, "/"); print $1, v[n] }')
+[ "$(printf '%s\n' "$credits" | grep -c .)" = 4 ] || fail "no node properties for the 4 hosts: $credits"
+printf '%s\n' "$credits" | awk '$2 != 16 && $2 != 32 { bad = 1 } END { exit bad }' \
+    || fail "burst credit (KiB) outside 16-32 on a host: $(echo $credits)"
+say "ok: burst credit (KiB) $(echo $credits)"
 say "plans relayed around the bad pair 3 -> 0, coll_check --quick"
 # Host 3's row of the configured matrix: its first rate (to host 0) 10x lower, so that the detour
 # through a third host takes less than half the direct time (the relay rule); the real link stays

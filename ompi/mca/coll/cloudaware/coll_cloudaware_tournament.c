@@ -417,10 +417,10 @@ static int lone_sample(meas_ctx_t *x, mca_coll_cloudaware_row_t *row, char *big,
 /* Burst credit of node k (docs/calibration.md, "Burst credit"): k sends every other leader a go
  * message, the number of probes it takes (0 = none); its fastest measured peer then takes the
  * probes (CLOUDAWARE_BURST_*: growing sizes, each after an idle gap, acknowledged) while nobody
- * else transfers. Sets node[BURST] on k: the largest probe that passed in less than
- * CLOUDAWARE_BURST_RATIO of its time at the pair's rate, after its round trip (0: none did);
- * a size that does not pass is sent once more (once per probe), and the probes after the
- * second miss, or after the largest size, are zero-byte messages. */
+ * else transfers, and cacore_burst_judge judges each by its time after its round trip against
+ * its time at the pair's rate. Sets node[BURST] on k: the largest probe that passed (0: none
+ * did). The probes after the judge stops them, or after the largest size, are zero-byte
+ * messages. */
 static int burst_probe(meas_ctx_t *x, int k, mca_coll_cloudaware_row_t *row, char *big,
                        size_t total, char *go, char *ackr)
 {
@@ -457,8 +457,9 @@ static int burst_probe(meas_ctx_t *x, int k, mca_coll_cloudaware_row_t *row, cha
         }
     }
     row->node[CACORE_NODE_BURST] = 0.0;
+    cacore_burst_state_t judged = {0, 0.0};
     double owed = 0.0;
-    bool passing = peer >= 0, retried = false;
+    bool passing = peer >= 0;
     int size = 0;   /* index of the next size */
     for (int i = 0; peer >= 0 && i < CLOUDAWARE_BURST_PROBES; i++) {
         size_t s = (size_t) CLOUDAWARE_BURST_MIN << size;
@@ -481,13 +482,19 @@ static int burst_probe(meas_ctx_t *x, int k, mca_coll_cloudaware_row_t *row, cha
             continue;
         }
         owed = (double) s / row->bw[peer];
-        if (t < CLOUDAWARE_BURST_RATIO * owed) {
+        switch (cacore_burst_judge(&judged, t, owed)) {
+        case CACORE_BURST_PASSED:
             row->node[CACORE_NODE_BURST] = (double) s;
             size++;
-        } else if (!retried) {
-            retried = true;   /* once more (a CPU stall of either side can hold one up) */
-        } else {
+            break;
+        case CACORE_BURST_LARGER:
+            size++;
+            break;
+        case CACORE_BURST_AGAIN:
+            break;
+        case CACORE_BURST_STOP:
             passing = false;
+            break;
         }
     }
     return CACORE_MEAS_OK;

@@ -39,15 +39,14 @@ typedef struct {
  * (docs/calibration.md, "Shared bottlenecks"). */
 #define CLOUDAWARE_LONE_SAMPLES 2
 /* Burst credit probes (docs/calibration.md, "Burst credit"): sizes CLOUDAWARE_BURST_MIN << i for
- * i < CLOUDAWARE_BURST_SIZES, in CLOUDAWARE_BURST_PROBES messages (one size may be sent twice),
- * each after CLOUDAWARE_BURST_GAP_S of idling plus what the one before owes at the pair's rate;
- * one passed as a burst when it took less than CLOUDAWARE_BURST_RATIO of its time at that rate;
- * sizes that take more than CLOUDAWARE_BURST_MAX_S at it are not sent. */
+ * i < CLOUDAWARE_BURST_SIZES, each sent at most twice (CLOUDAWARE_BURST_PROBES messages in all;
+ * cacore_burst_judge says what follows each), each after CLOUDAWARE_BURST_GAP_S of idling plus
+ * what the one before owes at the pair's rate; sizes that take more than CLOUDAWARE_BURST_MAX_S
+ * at that rate are not sent. */
 #define CLOUDAWARE_BURST_MIN 16384
 #define CLOUDAWARE_BURST_SIZES 4
-#define CLOUDAWARE_BURST_PROBES 5
+#define CLOUDAWARE_BURST_PROBES (2 * CLOUDAWARE_BURST_SIZES)
 #define CLOUDAWARE_BURST_GAP_S 0.025
-#define CLOUDAWARE_BURST_RATIO 0.5
 #define CLOUDAWARE_BURST_MAX_S 0.1
 
 /* Runs by node leaders only. todo[i*n+j] (symmetric) says which node pairs to measure,

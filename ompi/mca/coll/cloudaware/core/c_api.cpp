@@ -4,6 +4,7 @@
 // c_api.cpp - the C API of cloudaware_core.h: handles wrap value types, exceptions become statuses.
 #include "cloudaware_core.h"
 
+#include "burst_credit.hpp"
 #include "cache_entry.hpp"
 #include "calibration_outcome.hpp"
 #include "decide.hpp"
@@ -1287,6 +1288,16 @@ void cacore_trial_book_name(uint64_t key, char name[CACORE_CACHE_NAME_MAX])
 void cacore_trial_book_free(cacore_trial_book_t *b) { delete b; }
 
 }  // extern "C"
+
+/* ---- burst credit probes ---- */
+cacore_burst_verdict_t cacore_burst_judge(cacore_burst_state_t *state, double time_s,
+                                          double at_rate_s)
+{
+    if (state == nullptr) {
+        return CACORE_BURST_STOP;
+    }
+    return cacore::burst_judge(*state, time_s, at_rate_s);
+}
 
 /* ---- traces ---- */
 

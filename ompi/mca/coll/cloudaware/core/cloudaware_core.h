@@ -835,6 +835,28 @@ typedef struct {
 cacore_calib_summary_t cacore_calib_summarize(int n, const double *latency_s,
                                               const double *bandwidth_Bps);
 
+/* ---- Burst credit probes (docs/calibration.md, "Burst credit") ------------------------------
+ * Each node's probes grow in size; after each, cacore_burst_judge says what follows. */
+typedef enum {
+    CACORE_BURST_PASSED = 0,   /* a burst: it is the credit so far; the next size follows */
+    CACORE_BURST_AGAIN = 1,    /* missed once: the same size once more */
+    CACORE_BURST_LARGER = 2,   /* missed twice but partly a burst: the next size follows */
+    CACORE_BURST_STOP = 3      /* missed twice at about the rate: no more probes */
+} cacore_burst_verdict_t;
+
+typedef struct {
+    int missed;       /* how often the current size missed */
+    double fastest;   /* its fastest miss: its time / its time at the pair's rate */
+} cacore_burst_state_t;   /* zero-initialized before the first probe */
+
+/* The verdict on a probe that took time_s after its round trip, where the pair's measured rate
+ * takes at_rate_s: passed below half of it; a size is sent at most twice; one missed twice goes
+ * on to the next size when its faster try took less than 0.8 of at_rate_s (the fixed cost of a
+ * message hid a burst), else the probes stop. A time not finite >= 0 or at_rate_s not > 0 counts
+ * as a miss at the rate. */
+cacore_burst_verdict_t cacore_burst_judge(cacore_burst_state_t *state, double time_s,
+                                          double at_rate_s);
+
 /* ---- Traces (docs/trace-format.md, docs/monitoring.md) ------------------------------------
  * The mitigation hints of a traced job: DIR/rank-*.trace of job `job` ("" = the only one),
  * analysed (with the matrix a file names, when it can be read) into a few lines for the user,
