@@ -12,61 +12,58 @@
 #include <math.h>
 
 /* The credit (bytes) and the number of probes sent for probes of 16 KiB << i (i < sizes) whose
- * successive tries took share[k] of their time at the rate, judged as burst_probe does. */
+ * successive tries took share[k] of their time at the rate, as burst_probe sends them. */
 static size_t run(const double *share, int n, int sizes, int *sent)
 {
-    cacore_burst_state_t st = {0, 0.0};
-    size_t credit = 0;
-    int size = 0, k = 0;
+    cacore_burst_state_t st = {0, 0, 0, 0, 0.0};
+    int k = 0;
 
-    while (k < n && size < sizes) {
-        const double at_rate = 2e-3 * (double) (1 << size);
-        switch (cacore_burst_judge(&st, share[k] * at_rate, at_rate)) {
-        case CACORE_BURST_PASSED:
-            credit = (size_t) 16384 << size;
-            size++;
-            break;
-        case CACORE_BURST_LARGER:
-            size++;
-            break;
-        case CACORE_BURST_AGAIN:
-            break;
-        case CACORE_BURST_STOP:
-            size = sizes;
-            break;
-        }
-        k++;
+    for (; k < n && !st.stopped && st.size < sizes; k++) {
+        const double at_rate = 2e-3 * (double) (1 << st.size);
+        cacore_burst_judge(&st, share[k] * at_rate, at_rate);
     }
     *sent = k;
-    return credit;
+    return st.passed ? (size_t) 16384 << (st.passed - 1) : 0;
 }
 
 START_TEST(passes_below_half_its_time_at_the_rate)
 {
-    cacore_burst_state_t st = {0, 0.0};
+    cacore_burst_state_t st = {0, 0, 0, 0, 0.0};
 
     ck_assert_int_eq(cacore_burst_judge(&st, 0.4e-3, 2e-3), CACORE_BURST_PASSED);
+    ck_assert_int_eq(st.size, 1);
+    ck_assert_int_eq(st.passed, 1);
     ck_assert_int_eq(cacore_burst_judge(&st, 0.999e-3, 2e-3), CACORE_BURST_PASSED);
     ck_assert_int_eq(cacore_burst_judge(&st, 1e-3, 2e-3), CACORE_BURST_AGAIN);   /* half: a miss */
     ck_assert_int_eq(st.missed, 1);
+    ck_assert_int_eq(st.size, 2);
+    ck_assert_int_eq(st.passed, 2);
     /* A pass after a miss (a stall) forgets the miss. */
     ck_assert_int_eq(cacore_burst_judge(&st, 0.2e-3, 2e-3), CACORE_BURST_PASSED);
     ck_assert_int_eq(st.missed, 0);
+    ck_assert_int_eq(st.passed, 3);
     ck_assert_int_eq(cacore_burst_judge(&st, 0.0, 2e-3), CACORE_BURST_PASSED);
+    ck_assert_int_eq(st.stopped, 0);
 }
 END_TEST
 
 START_TEST(missed_twice_stops_or_goes_larger)
 {
-    cacore_burst_state_t st = {0, 0.0};
+    cacore_burst_state_t st = {0, 0, 0, 0, 0.0};
 
     /* At the rate twice (cloud-16's cross-rack h4 -> h0: 1.05, 0.88): the probes stop. */
     ck_assert_int_eq(cacore_burst_judge(&st, 1.05, 1.0), CACORE_BURST_AGAIN);
     ck_assert_int_eq(cacore_burst_judge(&st, 0.88, 1.0), CACORE_BURST_STOP);
-    ck_assert_int_eq(st.missed, 0);   /* zeroed for whatever comes next */
-    /* Partly a burst twice (racks-8's 16 KiB at 0.61, 0.56): the next size. */
+    ck_assert_int_eq(st.stopped, 1);
+    ck_assert_int_eq(st.size, 0);
+    ck_assert_int_eq(st.passed, 0);
+    st = (cacore_burst_state_t){0, 0, 0, 0, 0.0};
+    /* Partly a burst twice (racks-8's 16 KiB at 0.61, 0.56): the next size, nothing passed. */
     ck_assert_int_eq(cacore_burst_judge(&st, 0.61, 1.0), CACORE_BURST_AGAIN);
     ck_assert_int_eq(cacore_burst_judge(&st, 0.56, 1.0), CACORE_BURST_LARGER);
+    ck_assert_int_eq(st.size, 1);
+    ck_assert_int_eq(st.missed, 0);
+    ck_assert_int_eq(st.passed, 0);
     /* The faster try counts, in either order: a stall and a partial burst. */
     ck_assert_int_eq(cacore_burst_judge(&st, 1.5, 1.0), CACORE_BURST_AGAIN);
     ck_assert_int_eq(cacore_burst_judge(&st, 0.6, 1.0), CACORE_BURST_LARGER);
@@ -108,10 +105,15 @@ END_TEST
 
 START_TEST(bad_input_is_a_miss_at_the_rate)
 {
-    cacore_burst_state_t st = {0, 0.0};
+    cacore_burst_state_t st = {0, 0, 0, 0, 0.0};
 
     ck_assert_int_eq(cacore_burst_judge(&st, NAN, 1.0), CACORE_BURST_AGAIN);
     ck_assert_int_eq(cacore_burst_judge(&st, -1.0, 1.0), CACORE_BURST_STOP);
+    /* Once stopped, a probe judged anyway changes nothing. */
+    ck_assert_int_eq(cacore_burst_judge(&st, 0.1, 1.0), CACORE_BURST_STOP);
+    ck_assert_int_eq(st.passed, 0);
+    ck_assert_int_eq(st.size, 0);
+    st = (cacore_burst_state_t){0, 0, 0, 0, 0.0};
     ck_assert_int_eq(cacore_burst_judge(&st, 0.1, 0.0), CACORE_BURST_AGAIN);
     ck_assert_int_eq(cacore_burst_judge(&st, 0.1, INFINITY), CACORE_BURST_STOP);
     ck_assert_int_eq(cacore_burst_judge(NULL, 0.1, 1.0), CACORE_BURST_STOP);

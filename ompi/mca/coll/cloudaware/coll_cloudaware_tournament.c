@@ -456,19 +456,14 @@ static int burst_probe(meas_ctx_t *x, int k, mca_coll_cloudaware_row_t *row, cha
             return rc;
         }
     }
-    row->node[CACORE_NODE_BURST] = 0.0;
-    cacore_burst_state_t judged = {0, 0.0};
+    cacore_burst_state_t probes = {0, 0, 0, 0, 0.0};
     double owed = 0.0;
-    bool passing = peer >= 0;
-    int size = 0;   /* index of the next size */
     for (int i = 0; peer >= 0 && i < CLOUDAWARE_BURST_PROBES; i++) {
-        size_t s = (size_t) CLOUDAWARE_BURST_MIN << size;
+        size_t s = (size_t) CLOUDAWARE_BURST_MIN << probes.size;
+        bool passing = !probes.stopped && probes.size < CLOUDAWARE_BURST_SIZES && s <= total
+                       && (double) s / row->bw[peer] <= CLOUDAWARE_BURST_MAX_S;
         double t0, t;
 
-        if (size >= CLOUDAWARE_BURST_SIZES || s > total
-            || (double) s / row->bw[peer] > CLOUDAWARE_BURST_MAX_S) {
-            passing = false;
-        }
         if (passing) {   /* idle: the credit builds up, the previous probe is repaid */
             usleep((useconds_t) (1e6 * (CLOUDAWARE_BURST_GAP_S + owed)));
         }
@@ -478,25 +473,13 @@ static int burst_probe(meas_ctx_t *x, int k, mca_coll_cloudaware_row_t *row, cha
             return rc;
         }
         t = mca_coll_cloudaware_now() - t0 - 2.0 * row->lat[peer];
-        if (!passing) {
-            continue;
-        }
-        owed = (double) s / row->bw[peer];
-        switch (cacore_burst_judge(&judged, t, owed)) {
-        case CACORE_BURST_PASSED:
-            row->node[CACORE_NODE_BURST] = (double) s;
-            size++;
-            break;
-        case CACORE_BURST_LARGER:
-            size++;
-            break;
-        case CACORE_BURST_AGAIN:
-            break;
-        case CACORE_BURST_STOP:
-            passing = false;
-            break;
+        if (passing) {
+            owed = (double) s / row->bw[peer];
+            cacore_burst_judge(&probes, t, owed);
         }
     }
+    row->node[CACORE_NODE_BURST]
+        = probes.passed ? (double) ((size_t) CLOUDAWARE_BURST_MIN << (probes.passed - 1)) : 0.0;
     return CACORE_MEAS_OK;
 }
 

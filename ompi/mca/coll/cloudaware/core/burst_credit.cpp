@@ -8,13 +8,29 @@
 
 namespace cacore {
 
+namespace {
+
+// The next size follows: the current one's misses are forgotten.
+void next_size(cacore_burst_state_t &state)
+{
+    state.size++;
+    state.missed = 0;
+    state.fastest = 0.0;
+}
+
+}  // namespace
+
 cacore_burst_verdict_t burst_judge(cacore_burst_state_t &state, double time_s, double at_rate_s)
 {
+    if (state.stopped) {
+        return CACORE_BURST_STOP;   // nothing more is sent; a probe judged anyway changes nothing
+    }
     const bool valid = std::isfinite(time_s) && time_s >= 0.0 && std::isfinite(at_rate_s)
                        && at_rate_s > 0.0;
     const double share = valid ? time_s / at_rate_s : 1.0;
     if (share < kBurstPassed) {
-        state = cacore_burst_state_t{};
+        state.passed = state.size + 1;
+        next_size(state);
         return CACORE_BURST_PASSED;
     }
     if (0 == state.missed++ || share < state.fastest) {
@@ -23,9 +39,12 @@ cacore_burst_verdict_t burst_judge(cacore_burst_state_t &state, double time_s, d
     if (state.missed < 2) {
         return CACORE_BURST_AGAIN;   // once more: a CPU stall of either side can hold one up
     }
-    const bool partial = state.fastest < kBurstPartial;
-    state = cacore_burst_state_t{};
-    return partial ? CACORE_BURST_LARGER : CACORE_BURST_STOP;
+    if (state.fastest < kBurstPartial) {
+        next_size(state);
+        return CACORE_BURST_LARGER;
+    }
+    state.stopped = 1;
+    return CACORE_BURST_STOP;
 }
 
 }  // namespace cacore

@@ -21,9 +21,9 @@ constexpr double kBurstPassed = 0.5;
 // time at the rate, twice in a row, where 32 KiB then took 0.2-0.45; paths without credit 0.88-1.34.
 constexpr double kBurstPartial = 0.8;
 
-// The verdict on one probe that took time_s (after its round trip) where the pair's rate takes
-// at_rate_s; `state` keeps the current size's misses (zeroed when a verdict moves to the next
-// size). A time that is not finite >= 0, or a rate time not > 0, is a miss at the rate.
+// Judges one probe of the size state.size that took time_s (after its round trip) where the
+// pair's rate takes at_rate_s, and moves `state` on (cloudaware_core.h, cacore_burst_state_t). A
+// time that is not finite >= 0, or a rate time not > 0, is a miss at the rate.
 cacore_burst_verdict_t burst_judge(cacore_burst_state_t &state, double time_s, double at_rate_s);
 
 }  // namespace cacore

@@ -845,15 +845,19 @@ typedef enum {
 } cacore_burst_verdict_t;
 
 typedef struct {
-    int missed;       /* how often the current size missed */
+    int size;         /* index of the size to send next (they grow: 0, 1, 2, ...) */
+    int passed;       /* 1 + index of the largest size that passed as a burst; 0: none did */
+    int stopped;      /* 1: no more probes */
+    int missed;       /* how often the size to send next missed */
     double fastest;   /* its fastest miss: its time / its time at the pair's rate */
 } cacore_burst_state_t;   /* zero-initialized before the first probe */
 
-/* The verdict on a probe that took time_s after its round trip, where the pair's measured rate
- * takes at_rate_s: passed below half of it; a size is sent at most twice; one missed twice goes
- * on to the next size when its faster try took less than 0.8 of at_rate_s (the fixed cost of a
- * message hid a burst), else the probes stop. A time not finite >= 0 or at_rate_s not > 0 counts
- * as a miss at the rate. */
+/* Judges a probe of the size state->size that took time_s after its round trip, where the pair's
+ * measured rate takes at_rate_s, and moves *state on: passed below half of at_rate_s; a size is
+ * sent at most twice; one missed twice goes on to the next size when its faster try took less
+ * than 0.8 of at_rate_s (the fixed cost of a message hid a burst), else the probes stop. A time
+ * not finite >= 0 or at_rate_s not > 0 counts as a miss at the rate. Returns the verdict
+ * (CACORE_BURST_STOP, with *state unchanged, once stopped). */
 cacore_burst_verdict_t cacore_burst_judge(cacore_burst_state_t *state, double time_s,
                                           double at_rate_s);
 
