@@ -17,8 +17,9 @@ constexpr double kBurstPassed = 0.5;
 // A size missed twice whose faster try took less than this share of its time at the rate was
 // partly a burst: the fixed cost of a message (copying, waking the peer on a busy machine) hid
 // the rest, and a larger size, which that cost weighs on less, is tried. Measured in the lab
-// (sixty-sixth session): the 16 KiB probes of `cloud-16`'s 40 Mbit/s pairs took 0.54-0.61 of their
-// time at the rate, twice in a row, where 32 KiB then took 0.2-0.45; paths without credit 0.88-1.34.
+// (sixty-sixth session): the 16 KiB probes of `cloud-16`'s 40 Mbit/s pairs took 0.54-0.61 of
+// their time at the rate, twice in a row, where 32 KiB then took 0.2-0.45; paths without credit
+// 0.88-1.34.
 constexpr double kBurstPartial = 0.8;
 
 // Judges one probe of the size state.size that took time_s (after its round trip) where the
