@@ -476,18 +476,43 @@ START_TEST(provisional_until_a_second_job_confirms)
      * second the plan (1.51 against 1.72; tuned 27 ms there): the alternative, 3.52 against 3.72. */
     cacore_trial_result_t first = { CACORE_TRIAL_ALTERNATIVE, 2.21e-3, 2.49e-3, 1.80e-3, 2.21e-3, 3.0, 1 };
     cacore_trial_result_t second = { CACORE_TRIAL_PLAN, 1.51e-3, 27.1e-3, 1.72e-3, 1.86e-3, 3.9, 0 };
-    ck_assert_int_eq(cacore_trial_confirmed(&first, &second), CACORE_TRIAL_ALTERNATIVE);
+    ck_assert_int_eq(cacore_trial_confirmed(&first, &second, 0.05), CACORE_TRIAL_ALTERNATIVE);
     second.peer_s = 1.0e-3;   /* the peer's sum the least: 3.21 ms */
-    ck_assert_int_eq(cacore_trial_confirmed(&first, &second), CACORE_TRIAL_PEER);
+    ck_assert_int_eq(cacore_trial_confirmed(&first, &second, 0.05), CACORE_TRIAL_PEER);
     first.peer_s = 0.0;       /* a variant with one job's median only does not count */
-    ck_assert_int_eq(cacore_trial_confirmed(&first, &second), CACORE_TRIAL_ALTERNATIVE);
+    ck_assert_int_eq(cacore_trial_confirmed(&first, &second, 0.05), CACORE_TRIAL_ALTERNATIVE);
     second.alternative_s = second.plan_s = 1.0e-3;   /* equal sums: the plan first */
     first.alternative_s = first.plan_s;
-    ck_assert_int_eq(cacore_trial_confirmed(&first, &second), CACORE_TRIAL_PLAN);
-    second.outcome = CACORE_TRIAL_PREVIOUS;   /* not confirmed: the previous module */
-    ck_assert_int_eq(cacore_trial_confirmed(&first, &second), CACORE_TRIAL_PREVIOUS);
-    ck_assert_int_eq(cacore_trial_confirmed(NULL, &second), CACORE_TRIAL_PREVIOUS);
-    ck_assert_int_eq(cacore_trial_confirmed(&first, NULL), CACORE_TRIAL_UNKNOWN);
+    ck_assert_int_eq(cacore_trial_confirmed(&first, &second, 0.05), CACORE_TRIAL_PLAN);
+    ck_assert_int_eq(cacore_trial_confirmed(NULL, &second, 0.05), CACORE_TRIAL_PLAN);
+    ck_assert_int_eq(cacore_trial_confirmed(&first, NULL, 0.05), CACORE_TRIAL_UNKNOWN);
+    second.outcome = CACORE_TRIAL_UNKNOWN;
+    ck_assert_int_eq(cacore_trial_confirmed(&first, &second, 0.05), CACORE_TRIAL_UNKNOWN);
+    /* The second job's rank test kept the previous module: racks-12's 1 KiB reduce (sixty-sixth
+     * session), the binomial tree over ranks (the alternative) 1.01 against tuned's 1.27 ms, z 1.80,
+     * then 0.914 against 1.05, z 0.68: sums 1.92 against 2.32, more than the margin below, and
+     * no slower in the second job: confirmed (the timed jobs: 0.67 ms against tuned's 0.80). */
+    cacore_trial_result_t r12a = { CACORE_TRIAL_ALTERNATIVE, 1.13e-3, 1.27e-3, 1.01e-3, 1.18e-3, 1.80, 1 };
+    cacore_trial_result_t r12b = { CACORE_TRIAL_PREVIOUS, 1.33e-3, 1.05e-3, 0.914e-3, 1.18e-3, 0.68, 0 };
+    ck_assert_int_eq(cacore_trial_confirmed(&r12a, &r12b, 0.05), CACORE_TRIAL_ALTERNATIVE);
+    /* ... but not with a margin the sums do not clear (1.924 > 2.32 x 0.8) */
+    ck_assert_int_eq(cacore_trial_confirmed(&r12a, &r12b, 0.2), CACORE_TRIAL_PREVIOUS);
+    /* cloud-16's 1 KiB reduce (same session): the COOL plan 1.14 against tuned's 1.67, then 1.61
+     * against 1.60, a tie within the margin: the sums (2.75 against 3.27) confirm it (timed: 1.31
+     * against tuned's 1.83 ms). */
+    cacore_trial_result_t c16a = { CACORE_TRIAL_ALTERNATIVE, 2.18e-3, 1.67e-3, 1.14e-3, 2.13e-3, 3.13, 1 };
+    cacore_trial_result_t c16b = { CACORE_TRIAL_PREVIOUS, 2.01e-3, 1.60e-3, 1.61e-3, 2.04e-3, 0.27, 0 };
+    ck_assert_int_eq(cacore_trial_confirmed(&c16a, &c16b, 0.05), CACORE_TRIAL_ALTERNATIVE);
+    /* The second job measured it slower by more than the margin (1.70 > 1.60 x 1.05), though the
+     * sums (2.84 against 3.27) clear it: the previous module. */
+    c16b.alternative_s = 1.70e-3;
+    ck_assert_int_eq(cacore_trial_confirmed(&c16a, &c16b, 0.05), CACORE_TRIAL_PREVIOUS);
+    /* A first job's win the second does not repeat, within the margin over both: 1.99 against
+     * 2.04 x 0.95. */
+    cacore_trial_result_t tie1 = { CACORE_TRIAL_PLAN, 1.00e-3, 1.04e-3, 0.0, 0.0, 2.0, 1 };
+    cacore_trial_result_t tie2 = { CACORE_TRIAL_PREVIOUS, 0.99e-3, 1.00e-3, 0.0, 0.0, 0.1, 0 };
+    ck_assert_int_eq(cacore_trial_confirmed(&tie1, &tie2, 0.05), CACORE_TRIAL_PREVIOUS);
+    ck_assert_int_eq(cacore_trial_confirmed(&tie1, &tie2, 0.0), CACORE_TRIAL_PLAN);
     /* the judgement itself leaves the standing to the caller */
     cacore_trial_result_t r;
     const double times[] = { 9, 1, 1, 1, 1, 1, 1, 9, 5, 5, 5, 5, 5, 5 };

@@ -584,7 +584,7 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     }
     won = r.outcome;
     if (short_calls && CACORE_TRIAL_UNKNOWN != t->prior.outcome) {
-        r.outcome = cacore_trial_confirmed(&t->prior, &r);
+        r.outcome = cacore_trial_confirmed(&t->prior, &r, c->trial_margin);
     }
     r.provisional = cacore_trial_provisional(r.outcome, short_calls, t->prior.outcome);
     apply(t, r.outcome);
@@ -631,8 +631,10 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
                  "earlier job kept %s, provisionally)", outcome_name(t->prior.outcome));
     } else if (CACORE_TRIAL_UNKNOWN != t->prior.outcome) {
         snprintf(standing, sizeof(standing), "; confirms leaving the previous module (an earlier "
-                 "job kept %s, provisionally, this one %s; the least sum of both jobs' medians: %s)",
-                 outcome_name(t->prior.outcome), outcome_name(won), outcome_name(r.outcome));
+                 "job kept %s, provisionally, this one %s; the least sum of both jobs' medians: "
+                 "%s%s)", outcome_name(t->prior.outcome), outcome_name(won),
+                 outcome_name(r.outcome), CACORE_TRIAL_PREVIOUS == won
+                 ? ", below the previous module's by the margin, and in this job within it" : "");
     }
     opal_output_verbose(CLOUDAWARE_VERBOSE_SELECT, c->output,
                         "coll:cloudaware: trial of %s of %zu bytes (root %d) on %s: %s: %s s "

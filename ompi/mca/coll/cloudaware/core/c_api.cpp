@@ -1179,12 +1179,12 @@ int cacore_trial_provisional(int outcome, int short_calls, int prior)
 }
 
 cacore_trial_t cacore_trial_confirmed(const cacore_trial_result_t *prior,
-                                      const cacore_trial_result_t *now)
+                                      const cacore_trial_result_t *now, double margin)
 {
     if (prior == nullptr || now == nullptr) {
         return now != nullptr ? now->outcome : CACORE_TRIAL_UNKNOWN;
     }
-    return cacore::trial_confirmed(trial_result(*prior), trial_result(*now));
+    return cacore::trial_confirmed(trial_result(*prior), trial_result(*now), margin);
 }
 
 cacore_status_t cacore_trial_rank_medians(const double *times, int calls_per_variant, int with,

@@ -606,12 +606,16 @@ int cacore_trial_short(int calls_per_variant);
  * only two jobs in a row measuring a variant faster than the previous module make the class
  * leave it for good (core/trial.hpp says why). */
 int cacore_trial_provisional(int outcome, int short_calls, int prior);
-/* The outcome a class keeps when now, a trial of short calls, confirms leaving the previous module
- * after the earlier job's provisional result prior: the plan, the alternative or the peer (those
- * with a median in both) of the least sum of the two jobs' medians (core/trial.hpp says why);
- * now->outcome when it is the previous module or unknown, or an argument is NULL. */
+/* The outcome a class keeps when now, a trial of short calls, follows the earlier job's
+ * provisional result prior: the plan, the alternative or the peer (those with a median in both)
+ * of the least sum of the two jobs' medians when now kept a variant other than the previous
+ * module, or kept the previous module but that sum is below the previous module's by margin
+ * (coll_cloudaware_trial_margin) and now did not measure the variant slower than the previous
+ * module by more than margin; else the previous
+ * module (core/trial.hpp says why). now->outcome when it is unknown, or prior is NULL;
+ * CACORE_TRIAL_UNKNOWN when now is NULL. */
 cacore_trial_t cacore_trial_confirmed(const cacore_trial_result_t *prior,
-                                      const cacore_trial_result_t *now);
+                                      const cacore_trial_result_t *now, double margin);
 /* This rank's median of each variant's calls after its first, from its own times (in call order),
  * into out[0 .. cacore_trial_variant_count(with)) in the order the variants run; what the ranks
  * agree on (MPI_MAX) for a short trial. CACORE_ERR_ARG on a time that is not finite >= 0. */

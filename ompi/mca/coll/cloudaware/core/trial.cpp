@@ -280,22 +280,30 @@ bool trial_provisional(cacore_trial_t outcome, bool short_calls, cacore_trial_t 
     return short_calls && left(outcome) && !left(prior);
 }
 
-cacore_trial_t trial_confirmed(const TrialResult &prior, const TrialResult &now)
+cacore_trial_t trial_confirmed(const TrialResult &prior, const TrialResult &now, double margin)
 {
-    if (now.outcome == CACORE_TRIAL_PREVIOUS || now.outcome == CACORE_TRIAL_UNKNOWN) {
+    if (now.outcome == CACORE_TRIAL_UNKNOWN) {
         return now.outcome;
     }
     cacore_trial_t best = CACORE_TRIAL_PLAN;
-    double best_s = prior.plan_s + now.plan_s;
+    double best_s = prior.plan_s + now.plan_s, best_now = now.plan_s;
     const auto consider = [&](cacore_trial_t o, double a, double b) {
         if (a > 0.0 && b > 0.0 && a + b < best_s) {
             best = o;
             best_s = a + b;
+            best_now = b;
         }
     };
     consider(CACORE_TRIAL_ALTERNATIVE, prior.alternative_s, now.alternative_s);
     consider(CACORE_TRIAL_PEER, prior.peer_s, now.peer_s);
-    return best;
+    if (now.outcome != CACORE_TRIAL_PREVIOUS) {
+        return best;
+    }
+    // This job alone kept the previous module: confirmed still when both jobs together measured
+    // that variant faster by the margin and this one did not measure it slower by more (a tie).
+    const bool faster = best_s <= (prior.previous_s + now.previous_s) * (1.0 - margin) &&
+                        best_now <= now.previous_s * (1.0 + margin);
+    return faster ? best : CACORE_TRIAL_PREVIOUS;
 }
 
 uint64_t trial_layout_key(int nranks, const int *rank_node)
