@@ -407,7 +407,9 @@ static void register_plan_choice(mca_coll_cloudaware_component_t *c)
                     "short calls (6 or more trial calls per variant, coll_cloudaware_trial_time) "
                     "are compared by the slowest rank's median of its own calls, also need a rank "
                     "test finding the plan's calls faster at the 5 % level, and a tie keeps the "
-                    "previous module (default 0.05; 0 <= x < 1).",
+                    "previous module; a second job confirms an earlier job's short-call win when "
+                    "both jobs' medians put it this fraction below the previous module's and its "
+                    "own is within this fraction of it (default 0.05; 0 <= x < 1).",
                     OPAL_INFO_LVL_4, &c->trial_margin);
     register_double("trial_spread",
                     "Live trial: the cost model's second plan (of another algorithm) takes part "

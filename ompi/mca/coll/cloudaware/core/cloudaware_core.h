@@ -611,9 +611,8 @@ int cacore_trial_provisional(int outcome, int short_calls, int prior);
  * of the least sum of the two jobs' medians when now kept a variant other than the previous
  * module, or kept the previous module but that sum is below the previous module's by margin
  * (coll_cloudaware_trial_margin) and now did not measure the variant slower than the previous
- * module by more than margin; else the previous
- * module (core/trial.hpp says why). now->outcome when it is unknown, or prior is NULL;
- * CACORE_TRIAL_UNKNOWN when now is NULL. */
+ * module by more than margin; else the previous module (core/trial.hpp says why).
+ * now->outcome when it is unknown, or prior is NULL; CACORE_TRIAL_UNKNOWN when now is NULL. */
 cacore_trial_t cacore_trial_confirmed(const cacore_trial_result_t *prior,
                                       const cacore_trial_result_t *now, double margin);
 /* This rank's median of each variant's calls after its first, from its own times (in call order),

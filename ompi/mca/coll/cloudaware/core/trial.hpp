@@ -116,39 +116,38 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int with, d
                         bool model_chose_plan, const std::vector<double> &slowest);
 
 // Whether a trial's outcome is provisional: a trial of short calls (trial_short) that kept a
-// variant other than the previous module, unless `prior` — the provisional outcome an earlier
-// job's trial stored for the same class (UNKNOWN: none) — is one too, which confirms leaving the
-// previous module (for the variant trial_confirmed picks from both jobs' medians). A
-// provisional outcome runs in the job that measured it (and its later communicators over the
-// same ranks); the next job's first call of the class finds it in the trial book and trials
-// again, and only two jobs in a row measuring a variant faster than the previous module make
-// the class leave it for good. Why: the rank test takes a job's calls as independent, but a
-// short call's time also depends on the job (where its processes happen to run, which
-// connections its earlier calls opened), which one job cannot sample: the fifty-fourth and
-// fifty-fifth sessions' trials kept another variant than tuned's at z 3.13 (cloud-8's 1 KiB
-// allreduce: han's two levels 1.29 against tuned's 1.43 ms in the trial), which then ran
-// 1.65 ms against tuned's 1.46 over sixteen timed jobs (docs/calibration.md, "Live trial"). Long calls are not repeated: their trials cost seconds,
-// and their wins are large against the job's spread. The previous module is never provisional.
+// variant other than the previous module, unless `prior` — the provisional outcome an earlier job's
+// trial stored for the same class (UNKNOWN: none) — is one too, which confirms leaving the previous
+// module (for the variant trial_confirmed picks from both jobs' medians). A provisional outcome
+// runs in the job that measured it (and its later communicators over the same ranks); the next
+// job's first call of the class finds it in the trial book and trials again, and only two jobs in a
+// row measuring a variant faster than the previous module make the class leave it for good. Why:
+// the rank test takes a job's calls as independent, but a short call's time also depends on the job
+// (where its processes happen to run, which connections its earlier calls opened), which one job
+// cannot sample: the fifty-fourth and fifty-fifth sessions' trials kept another variant than
+// tuned's at z 3.13 (cloud-8's 1 KiB allreduce: han's two levels 1.29 against tuned's 1.43 ms in
+// the trial), which then ran 1.65 ms against tuned's 1.46 over sixteen timed jobs
+// (docs/calibration.md, "Live trial"). Long calls are not repeated: their trials cost seconds, and
+// their wins are large against the job's spread. The previous module is never provisional.
 bool trial_provisional(cacore_trial_t outcome, bool short_calls, cacore_trial_t prior);
 // The variant a class keeps when `now`, a trial of short calls, follows an earlier job's
-// provisional result `prior` (a variant other than the previous module): the plan, the
-// alternative or the peer (those with a median in both) of the least sum of the two jobs'
-// medians, in that order on equal sums — when `now` kept a variant other than the previous module
-// too, or when it kept the previous module (its rank test did not reach 5 %) but that variant's
-// sum is below the previous module's by `margin` (coll_cloudaware_trial_margin) and `now` did not
-// measure it slower than the previous module by more than `margin`; otherwise the previous
-// module (final). Unknown
-// stays unknown. Not simply either job's winner: two variants both faster than the previous
-// module take turns winning from job to job (on uniform-8 the linear gather and a COOL plan, both
-// near 1.0 ms against tuned's 5.4; on cloud-8 the reduce's three other variants), and one job's
-// previous module can be slow for reasons of its own (cloud-16's 1 KiB reduce: tuned 27 ms in the
-// second job against 2.5 in the first, whose winner the second job's would have replaced with a
-// plan that then ran 1.61 ms against adapt's 1.06 in the timed jobs). Not a second rank test at
-// 5 % either: two jobs each passing one is rare even where the variant is faster (racks-12's
-// 1 KiB reduce, sixty-sixth session: the binomial tree over ranks at 1.01 against tuned's 1.27 ms
-// with z 1.80, then 0.91 against 1.05 with z 0.68, kept tuned, which the timed jobs ran at 0.80 ms
-// against the binomial tree's 0.67; cloud-16's, the COOL plan at 1.14 against 1.67 ms with z
-// 3.13, then 1.61 against 1.60, kept tuned, timed at 1.83 ms against the COOL plan's 1.31).
+// provisional result `prior` (a variant other than the previous module): the plan, the alternative
+// or the peer (those with a median in both) of the least sum of the two jobs' medians, in that
+// order on equal sums — when `now` kept a variant other than the previous module too, or when it
+// kept the previous module (its rank test did not reach 5 %) but that variant's sum is below the
+// previous module's by `margin` (coll_cloudaware_trial_margin) and `now` did not measure it slower
+// than the previous module by more than `margin`; otherwise the previous module (final). Unknown
+// stays unknown. Not simply either job's winner: two variants both faster than the previous module
+// take turns winning from job to job (on uniform-8 the linear gather and a COOL plan, both near 1.0
+// ms against tuned's 5.4; on cloud-8 the reduce's three other variants), and one job's previous
+// module can be slow for reasons of its own (cloud-16's 1 KiB reduce: tuned 27 ms in the second job
+// against 2.5 in the first, whose winner the second job's would have replaced with a plan that then
+// ran 1.61 ms against adapt's 1.06 in the timed jobs). Not a second rank test at 5 % either: two
+// jobs each passing one is rare even where the variant is faster (racks-12's 1 KiB reduce,
+// sixty-sixth session: the binomial tree over ranks at 1.01 against tuned's 1.27 ms with z 1.80,
+// then 0.91 against 1.05 with z 0.68, kept tuned, which the timed jobs ran at 0.80 ms against the
+// binomial tree's 0.67; cloud-16's, the COOL plan at 1.14 against 1.67 ms with z 3.13, then 1.61
+// against 1.60, kept tuned, timed at 1.83 ms against the COOL plan's 1.31).
 cacore_trial_t trial_confirmed(const TrialResult &prior, const TrialResult &now, double margin);
 
 // FNV-1a 64 of the communicator's layout (its size and the node of each rank): a trial outcome
