@@ -85,8 +85,8 @@ grep -aq "calibration summary for MPI_COMM_WORLD: 4 nodes, 6 of 6 pairs measured
 say "ok: $(grep -ao 'calibration summary for MPI_COMM_WORLD.*' "$log" | head -n 1)"
 # Every host's burst credit (docs/calibration.md, "Burst credit"): the lab's HTB classes pass
 # 32 KiB after idling and never 64 KiB, and the probes go to each host's fastest peer, in its
-# rack (60 Mbit/s, where a 16 KiB probe's fixed cost alone is near half its time at the rate: a
-# probe partly a burst must lead on to 32 KiB, not end the probes).
+# rack (60 Mbit/s: with 7 ranks on 2 cores a 16 KiB probe's fixed cost is a fair part of its
+# time at the rate, and a probe partly a burst must lead on to 32 KiB, not end the probes).
 credits=$(grep -ao 'calibration nodes of MPI_COMM_WORLD ([^)]*): .*' "$log" | head -n 1 \
     | sed 's/^[^)]*): //' | tr ';' '\n' | awk 'NF == 2 { n = split($2, v, "/"); print $1, v[n] }')
 [ "$(printf '%s\n' "$credits" | grep -c .)" = 4 ] || fail "no node properties for the 4 hosts: $credits"
