@@ -186,6 +186,60 @@ START_TEST(judge_with_the_peer)
 }
 END_TEST
 
+/* A tie by medians that leaves the previous module goes to the variant of the least mean of its
+ * judged calls, among those no slower than the previous module by their medians, when that mean is
+ * below the previous module's by the margin. */
+START_TEST(judge_tie_settled_by_means)
+{
+    cacore_trial_result_t r;
+    char err[256];
+    const int both = CACORE_TRIAL_WITH_ALTERNATIVE | CACORE_TRIAL_WITH_PEER;
+    /* racks-8, 64 KiB scatter (sixty-sixth session), four calls a variant (the extra call), the
+     * alternative's and the peer's last slot the median of their settled calls: the plan (linear
+     * over ranks) 0.127 0.106 0.285 0.281, tuned's linear scatter 0.105 0.281 0.107 0.105 (a TCP
+     * retransmission timeout), the linear scatter over node leaders 0.107 0.106 0.106, han's two
+     * levels 0.182 0.181 0.177. Medians 0.106 against 0.107, a tie; means 0.106 against 0.164:
+     * the alternative. */
+    const double s66[] = { 0.127, 0.106, 0.285, 0.281, 0.105, 0.281, 0.107, 0.105,
+                           0.107, 0.106, 0.106, 0.106, 0.182, 0.181, 0.177, 0.179 };
+    ck_assert_int_eq(cacore_trial_judge(s66, 4, both, 0.05, 0, NULL, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_ALTERNATIVE);
+    ck_assert_int_eq(r.by_mean, 1);
+    ck_assert(r.previous_s == 0.107 && r.alternative_s == 0.106);
+    /* The model chose the plan: the same (the tie rule of the plan does not apply, it lost). */
+    ck_assert_int_eq(cacore_trial_judge(s66, 4, both, 0.05, 1, NULL, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_ALTERNATIVE);
+    /* The slow call in the alternative's calls instead: the previous module. */
+    const double other[] = { 0.127, 0.106, 0.285, 0.281, 0.105, 0.106, 0.107, 0.105,
+                             0.107, 0.281, 0.106, 0.106, 0.182, 0.181, 0.177, 0.179 };
+    ck_assert_int_eq(cacore_trial_judge(other, 4, both, 0.05, 0, NULL, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+    ck_assert_int_eq(r.by_mean, 0);
+    /* A lower mean but a slower median (0.110 against 0.105): the previous module. */
+    const double slower[] = { 0.11, 0.11, 0.11, 0.11, 0.105, 0.3, 0.105, 0.105 };
+    ck_assert_int_eq(cacore_trial_judge(slower, 4, 0, 0.05, 0, NULL, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+    /* Means within the margin (0.106 against 0.108): the previous module. */
+    const double near[] = { 0.2, 0.2, 0.2, 0.2, 0.105, 0.112, 0.106, 0.106,
+                            0.106, 0.106, 0.106, 0.106 };
+    ck_assert_int_eq(cacore_trial_judge(near, 4, CACORE_TRIAL_WITH_ALTERNATIVE, 0.05, 0, NULL, &r,
+                                        err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PREVIOUS);
+    /* Equal means of two variants in the tie: the earlier (the plan before the alternative). */
+    const double equal[] = { 0.1, 0.106, 0.106, 0.106, 0.1, 0.3, 0.107, 0.105,
+                             0.1, 0.106, 0.106, 0.106 };
+    ck_assert_int_eq(cacore_trial_judge(equal, 4, CACORE_TRIAL_WITH_ALTERNATIVE, 0.05, 0, NULL, &r,
+                                        err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    ck_assert_int_eq(r.by_mean, 1);
+    /* Clearly faster by the median: not by the means. */
+    const double clear[] = { 0.1, 0.05, 0.05, 0.1, 0.1, 0.1 };
+    ck_assert_int_eq(cacore_trial_judge(clear, 3, 0, 0.05, 0, NULL, &r, err, sizeof err), CACORE_OK);
+    ck_assert_int_eq(r.outcome, CACORE_TRIAL_PLAN);
+    ck_assert_int_eq(r.by_mean, 0);
+}
+END_TEST
+
 /* Short calls (at least CACORE_TRIAL_RANK_TEST_CALLS per variant): each variant's time is the
  * slowest rank's median of its own calls (cacore_trial_rank_medians, then the maximum over ranks);
  * besides the margin, a rank test of the fastest variant's calls against the previous module's;
@@ -671,6 +725,7 @@ int main(void)
     tcase_add_test(tc, judge_medians_and_margin);
     tcase_add_test(tc, judge_three_variants);
     tcase_add_test(tc, judge_with_the_peer);
+    tcase_add_test(tc, judge_tie_settled_by_means);
     tcase_add_test(tc, judge_short_calls);
     tcase_add_test(tc, judge_refuses_bad_input);
     tcase_add_test(tc, calls_by_predicted_time);

@@ -171,7 +171,7 @@ static int book_slot(uint64_t nodes, uint64_t matrix)
 static cacore_trial_result_t remembered(mca_coll_cloudaware_module_t *m,
                                         const cacore_trial_key_t *k)
 {
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0 };
     const uint64_t matrix = cacore_matrix_digest(m->net->matrix);
     int i;
 
@@ -225,7 +225,7 @@ void mca_coll_cloudaware_trial_release(void)
 static cacore_trial_result_t stored(mca_coll_cloudaware_module_t *m,
                                     const mca_coll_cloudaware_trial_t *t, bool *this_job)
 {
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0 };
     cacore_trial_book_t *book = NULL;
     char why[768], desc[1024];
     cacore_trial_key_t k;
@@ -289,7 +289,7 @@ static bool learn_stored(mca_coll_cloudaware_module_t *m, struct ompi_communicat
                          mca_coll_cloudaware_trial_t *t)
 {
     mca_coll_cloudaware_component_t *c = &mca_coll_cloudaware_component;
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0 };
     char also[1024];
     unsigned in_previous;
     /* the outcome to apply; a provisional one to confirm, and its plan, previous, alternative
@@ -526,7 +526,7 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     cacore_trial_result_t r;
     cacore_trial_key_t k;
     char desc[1024], err[256], plan_times[256], prev_times[256], alt_times[256], peer_times[256], alt[1024],
-        peer[1024], cut[160], extended[160], what[96], rank[192], standing[256];
+        peer[1024], cut[160], extended[160], what[96], judged[192], standing[256];
     cacore_trial_t won;   /* this trial's own winner (r.outcome: the class's, after confirming) */
     int n, rc, v, nagree, i, ran;
     bool short_calls;
@@ -617,11 +617,14 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
     snprintf(what, sizeof(what), "; calls spread, more calls (coll_cloudaware_trial_extra %d)",
              c->trial_extra);
     list_variants(t, t->extended, what, extended, sizeof(extended));
-    rank[0] = standing[0] = '\0';
+    judged[0] = standing[0] = '\0';
     if (short_calls) {
-        snprintf(rank, sizeof(rank), "; short calls: medians are the slowest rank's of its own "
+        snprintf(judged, sizeof(judged), "; short calls: medians are the slowest rank's of its own "
                  "calls; rank test of the fastest against the previous module: z %.2f, leaving it "
                  "needs 1.645", r.rank_z);
+    } else if (r.by_mean) {
+        snprintf(judged, sizeof(judged), "; a tie by medians: the least mean of the calls after "
+                 "each variant's first, below the previous module's by the margin");
     }
     if (r.provisional) {
         snprintf(standing, sizeof(standing), "; provisional: the next job over these nodes "
@@ -644,6 +647,6 @@ void mca_coll_cloudaware_trial_stop(mca_coll_cloudaware_module_t *m,
                         cacore_coll_name(t->coll), (size_t) 1 << t->bytes_class, t->root,
                         comm->c_name, cacore_plan_describe(t->plan), plan_times, r.plan_s,
                         prev_times, r.previous_s, alt, peer, outcome_name(r.outcome),
-                        c->trial_margin, rank, standing, cut, extended,
+                        c->trial_margin, judged, standing, cut, extended,
                         t->learn_s, agree_s, t->checks_s, t_store);
 }

@@ -1028,8 +1028,8 @@ cacore::TrialKey trial_key(const cacore_trial_key_t *k)
     return t;
 }
 
-// A trial result across the C API: the outcome, the medians and the standing (rank_z is the
-// judgement's alone, cacore_trial_judge).
+// A trial result across the C API: the outcome, the medians and the standing (rank_z and by_mean
+// are the judgement's alone, cacore_trial_judge).
 cacore::TrialResult trial_result(const cacore_trial_result_t &r)
 {
     cacore::TrialResult t;
@@ -1045,7 +1045,7 @@ cacore::TrialResult trial_result(const cacore_trial_result_t &r)
 cacore_trial_result_t trial_result(const cacore::TrialResult &t)
 {
     cacore_trial_result_t r = { t.outcome, t.plan_s, t.previous_s, t.alternative_s, t.peer_s,
-                                0.0, t.provisional ? 1 : 0 };
+                                0.0, t.provisional ? 1 : 0, 0 };
     return r;
 }
 
@@ -1159,6 +1159,7 @@ cacore_status_t cacore_trial_judge(const double *times, int calls_per_variant, i
                                                               model_chose_plan != 0, sl);
         *out = trial_result(r);   // not provisional: the caller's cacore_trial_provisional
         out->rank_z = r.rank_z;
+        out->by_mean = r.by_mean ? 1 : 0;
     });
 }
 
@@ -1234,7 +1235,7 @@ cacore_status_t cacore_trial_book_read_file(const char *path, cacore_trial_book_
 cacore_trial_result_t cacore_trial_book_find(const cacore_trial_book_t *b,
                                              const cacore_trial_key_t *key)
 {
-    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0 };
+    cacore_trial_result_t r = { CACORE_TRIAL_UNKNOWN, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0 };
     if (b != nullptr && key != nullptr && key->plan != nullptr) {
         try {
             r = trial_result(b->b.find(trial_key(key)));

@@ -531,6 +531,7 @@ typedef struct {
     double rank_z;          /* short calls' rank test: z of the fastest variant against the
                              * previous module; 0: no rank test (cacore_trial_judge) */
     int provisional;        /* 1: a later job's trial confirms it (cacore_trial_provisional) */
+    int by_mean;            /* 1: a tie by medians that the means settled (cacore_trial_judge) */
 } cacore_trial_result_t;
 /* The number of variants (2 to CACORE_TRIAL_MAX_VARIANTS) of a trial with the extra variants
  * `with` (CACORE_TRIAL_WITH_*); 0 for an unknown bit. */
@@ -583,7 +584,10 @@ int cacore_trial_settled(const double *judged, int n, double margin, double *med
  * above; in between (a tie within the noise the margin allows) the cost model's own decision
  * stands when the model's plan is itself within the margin: the fastest variant when
  * model_chose_plan and it measured no slower than the previous module, else the previous module;
- * a plan more than margin slower leaves the tie to the previous module. Short calls
+ * a plan more than margin slower leaves the tie to the previous module; a tie that leaves it
+ * goes to the variant of the least mean of its judged calls among those no slower than the
+ * previous module by their medians, when that mean is margin below the previous module's
+ * (out->by_mean 1; a median of two or three calls does not see a slow one). Short calls
  * (cacore_trial_short): a variant's time is slowest[i] (for the i-th variant in the order they
  * run: the maximum over ranks of cacore_trial_rank_medians) instead,
  * the fastest also needs a one-sided Mann-Whitney rank test of its calls against the previous

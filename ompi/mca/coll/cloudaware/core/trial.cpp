@@ -14,6 +14,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace cacore {
 namespace {
@@ -164,6 +165,15 @@ void judged_calls(const std::vector<double> &times, int calls, int with,
     }
 }
 
+double mean(const std::vector<double> &x)
+{
+    double sum = 0.0;
+    for (double t : x) {
+        sum += t;
+    }
+    return x.empty() ? 0.0 : sum / static_cast<double>(x.size());
+}
+
 void check_times(const std::vector<double> &times, int calls, int with, const char *who)
 {
     const int variants = trial_variant_count(with);
@@ -250,6 +260,24 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int with, d
         return r;
     }
     r.outcome = clearly || tie_kept ? fastest : CACORE_TRIAL_PREVIOUS;
+    if (r.outcome == CACORE_TRIAL_PREVIOUS) {
+        // A tie by medians: of the variants no slower than the previous module by their medians,
+        // the one of the least mean (the earlier one on equal means), when that mean is below the
+        // previous module's by the margin (trial.hpp).
+        double least = mean(of[CACORE_TRIAL_RUN_PREVIOUS]) * (1.0 - margin);
+        const std::pair<cacore_trial_t, cacore_trial_variant_t> others[] = {
+            {CACORE_TRIAL_PLAN, CACORE_TRIAL_RUN_PLAN},
+            {CACORE_TRIAL_ALTERNATIVE, CACORE_TRIAL_RUN_ALTERNATIVE},
+            {CACORE_TRIAL_PEER, CACORE_TRIAL_RUN_PEER}};
+        for (const auto &[o, v] : others) {
+            const double m = mean(of[v]);
+            if (!of[v].empty() && med[v] <= r.previous_s && (r.by_mean ? m < least : m <= least)) {
+                r.outcome = o;
+                r.by_mean = true;
+                least = m;
+            }
+        }
+    }
     return r;
 }
 

@@ -64,6 +64,7 @@ struct TrialResult {
     double rank_z = 0.0;         // the rank test's z of the fastest against the previous module;
                                  // 0: no rank test (fewer than kTrialRankTestCalls calls)
     bool provisional = false;    // trial_provisional: a later job's trial confirms it or not
+    bool by_mean = false;        // a tie by medians that the means settled (trial_judge)
 };
 // Short calls: with at least kTrialRankTestCalls calls per variant (so at least
 // kTrialRankTestCalls - 1 judged), a variant's time is the slowest rank's median of its own calls
@@ -107,10 +108,18 @@ double rank_test_z(const std::vector<double> &a, const std::vector<double> &b);
 // otherwise the previous module does, except in a tie (within the margin either way) that the plan
 // itself is part of, when model_chose_plan: then the fastest variant keeps the class if it
 // measured no slower than the previous module (the cost model's choice stands where the trial
-// does not contradict it; the faster measured side of the tie otherwise). Short calls
-// (trial_short): the variants' times are `slowest` (one per variant, in the order they run: the
-// maximum over ranks of trial_rank_medians), and the rank test above decides instead of the tie;
-// other calls: `slowest` empty. Throws Error(CACORE_ERR_ARG) on a wrong count or a time that is
+// does not contradict it; the faster measured side of the tie otherwise). A tie that leaves the
+// previous module is settled by the means of the judged calls: of the variants no slower than the
+// previous module by their medians, the one of the least mean (plan, alternative, peer on equal
+// means) keeps the class when its mean is at least `margin` below the previous module's
+// (by_mean). Why: an application pays for every call, and a median of two or three calls does not
+// see the slow ones; racks-8's 64 KiB scatter (sixty-sixth session) had tuned's linear scatter at
+// 0.281, 0.107 and 0.105 s (a TCP retransmission timeout of the root's fifteen sends at once, a
+// call in three) against the linear scatter over node leaders at 0.106 and 0.106 s, kept tuned,
+// and the timed jobs ran it at 1.27 times han's time (docs/calibration.md, "Live trial"). Short
+// calls (trial_short): the variants' times are `slowest` (one per variant, in the order they run:
+// the maximum over ranks of trial_rank_medians), and the rank test above decides instead of the
+// ties; other calls: `slowest` empty. Throws Error(CACORE_ERR_ARG) on a wrong count or a time that is
 // not finite >= 0.
 TrialResult trial_judge(const std::vector<double> &times, int calls, int with, double margin,
                         bool model_chose_plan, const std::vector<double> &slowest);
