@@ -119,8 +119,8 @@ double rank_test_z(const std::vector<double> &a, const std::vector<double> &b);
 // and the timed jobs ran it at 1.27 times han's time (docs/calibration.md, "Live trial"). Short
 // calls (trial_short): the variants' times are `slowest` (one per variant, in the order they run:
 // the maximum over ranks of trial_rank_medians), and the rank test above decides instead of the
-// ties; other calls: `slowest` empty. Throws Error(CACORE_ERR_ARG) on a wrong count or a time that is
-// not finite >= 0.
+// ties; other calls: `slowest` empty. Throws Error(CACORE_ERR_ARG) on a wrong count or a time
+// that is not finite >= 0.
 TrialResult trial_judge(const std::vector<double> &times, int calls, int with, double margin,
                         bool model_chose_plan, const std::vector<double> &slowest);
 
