@@ -165,6 +165,13 @@ void judged_calls(const std::vector<double> &times, int calls, int with,
     }
 }
 
+// The variants other than the previous module: their outcome and the calls they run, in their
+// order of preference on equal times.
+constexpr std::pair<cacore_trial_t, cacore_trial_variant_t> kOthers[] = {
+    {CACORE_TRIAL_PLAN, CACORE_TRIAL_RUN_PLAN},
+    {CACORE_TRIAL_ALTERNATIVE, CACORE_TRIAL_RUN_ALTERNATIVE},
+    {CACORE_TRIAL_PEER, CACORE_TRIAL_RUN_PEER}};
+
 double mean(const std::vector<double> &x)
 {
     double sum = 0.0;
@@ -228,16 +235,17 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int with, d
     r.previous_s = med[CACORE_TRIAL_RUN_PREVIOUS];
     r.alternative_s = med[CACORE_TRIAL_RUN_ALTERNATIVE];   // 0: none tried
     r.peer_s = med[CACORE_TRIAL_RUN_PEER];
-    // The fastest of the plan, the alternative and the peer; the earlier one on equal medians.
+    // The fastest of the plan, the alternative and the peer (those present: a variant that ran
+    // has judged calls); the earlier one on equal medians.
     cacore_trial_t fastest = CACORE_TRIAL_PLAN;
+    cacore_trial_variant_t fastest_run = CACORE_TRIAL_RUN_PLAN;
     double best = r.plan_s;
-    if ((with & CACORE_TRIAL_WITH_ALTERNATIVE) && r.alternative_s < best) {
-        fastest = CACORE_TRIAL_ALTERNATIVE;
-        best = r.alternative_s;
-    }
-    if ((with & CACORE_TRIAL_WITH_PEER) && r.peer_s < best) {
-        fastest = CACORE_TRIAL_PEER;
-        best = r.peer_s;
+    for (const auto &[o, v] : kOthers) {
+        if (!of[v].empty() && med[v] < best) {
+            fastest = o;
+            fastest_run = v;
+            best = med[v];
+        }
     }
     // Clearly faster: that one; otherwise the previous module, except in a tie within the margin
     // that the model's own plan is part of, which the cost model's choice of the plan settles in
@@ -252,10 +260,7 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int with, d
     const bool tie_kept = model_chose_plan && r.plan_s <= r.previous_s * (1.0 + margin) &&
                           best <= r.previous_s;
     if (short_calls) {
-        const auto &won = of[fastest == CACORE_TRIAL_PLAN          ? CACORE_TRIAL_RUN_PLAN
-                             : fastest == CACORE_TRIAL_ALTERNATIVE ? CACORE_TRIAL_RUN_ALTERNATIVE
-                                                                   : CACORE_TRIAL_RUN_PEER];
-        r.rank_z = rank_test_z(won, of[CACORE_TRIAL_RUN_PREVIOUS]);
+        r.rank_z = rank_test_z(of[fastest_run], of[CACORE_TRIAL_RUN_PREVIOUS]);
         r.outcome = clearly && r.rank_z >= kTrialRankTestZ ? fastest : CACORE_TRIAL_PREVIOUS;
         return r;
     }
@@ -265,11 +270,7 @@ TrialResult trial_judge(const std::vector<double> &times, int calls, int with, d
         // the one of the least mean (the earlier one on equal means), when that mean is below the
         // previous module's by the margin (trial.hpp).
         double least = mean(of[CACORE_TRIAL_RUN_PREVIOUS]) * (1.0 - margin);
-        const std::pair<cacore_trial_t, cacore_trial_variant_t> others[] = {
-            {CACORE_TRIAL_PLAN, CACORE_TRIAL_RUN_PLAN},
-            {CACORE_TRIAL_ALTERNATIVE, CACORE_TRIAL_RUN_ALTERNATIVE},
-            {CACORE_TRIAL_PEER, CACORE_TRIAL_RUN_PEER}};
-        for (const auto &[o, v] : others) {
+        for (const auto &[o, v] : kOthers) {
             const double m = mean(of[v]);
             if (!of[v].empty() && med[v] <= r.previous_s && (r.by_mean ? m < least : m <= least)) {
                 r.outcome = o;
